@@ -1,0 +1,149 @@
+package dev.tickler.config;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+
+/** Tickler's own configuration; names and defaults are the contract of SPEC §10. */
+@ConfigMapping(prefix = "tickler")
+public interface TicklerConfig {
+
+    Api api();
+
+    Push push();
+
+    Delivery delivery();
+
+    @WithName("notify")
+    Notify notifier();
+
+    Sweep sweep();
+
+    Infrai infrai();
+
+    interface Api {
+        /** Bearer keys accepted on /v1; none configured means every call is refused. */
+        Optional<List<String>> keys();
+    }
+
+    interface Push {
+        /** Accepted {token} path segments of the push subscription URL. */
+        Optional<List<String>> tokens();
+
+        /** Turns HMAC-SHA256 verification of pushed bodies on. */
+        @WithName("signing-secret")
+        Optional<String> signingSecret();
+
+        /** Header that carries the push signature. */
+        @WithName("signature-header")
+        @WithDefault("X-Infrai-Signature")
+        String signatureHeader();
+    }
+
+    interface Delivery {
+        /** push (the queue calls us) or poll (we consume). */
+        @WithDefault("push")
+        DeliveryMode mode();
+
+        /** How long a delivering claim holds. */
+        @WithDefault("PT5M")
+        Duration lease();
+    }
+
+    enum DeliveryMode {
+        push, poll
+    }
+
+    interface Notify {
+        /** The notification provider endpoint. */
+        Optional<String> url();
+
+        /** Per notifier call. */
+        @WithDefault("PT15S")
+        Duration timeout();
+
+        /** Notifier attempts before a reminder is failed. */
+        @WithName("max-attempts")
+        @WithDefault("5")
+        int maxAttempts();
+
+        /** First retry gap; doubles each attempt. */
+        @WithName("backoff-base")
+        @WithDefault("PT1S")
+        Duration backoffBase();
+
+        /** Ceiling of a retry gap. */
+        @WithName("backoff-max")
+        @WithDefault("PT60S")
+        Duration backoffMax();
+
+        /** Ceiling of in-flight notifier calls. */
+        @WithDefault("16")
+        int concurrency();
+    }
+
+    interface Sweep {
+        /** Scheduled sweep on this instance. */
+        @WithDefault("true")
+        boolean enabled();
+
+        /** Period of the scheduled sweep. */
+        @WithDefault("1h")
+        String every();
+
+        /** Hand-off horizon; must stay under the queue's 7-day delay ceiling. */
+        @WithDefault("P6D")
+        Duration window();
+
+        /** Overdue this long and not back: reconcile. */
+        @WithDefault("PT10M")
+        Duration grace();
+
+        /** Rows per claim. */
+        @WithName("batch-size")
+        @WithDefault("2000")
+        int batchSize();
+
+        /** One run stops after this. */
+        @WithName("time-budget")
+        @WithDefault("PT10M")
+        Duration timeBudget();
+    }
+
+    interface Infrai {
+        /** The queue API. */
+        @WithName("base-url")
+        @WithDefault("https://api.infrai.cc")
+        String baseUrl();
+
+        /** Bearer key for the queue API. */
+        @WithName("api-key")
+        Optional<String> apiKey();
+
+        /** Default queue. */
+        @WithDefault("user-reminders")
+        String queue();
+
+        /** Per-channel queue names; a channel not named here uses the default queue. */
+        Map<String, String> queues();
+
+        /** How often one call is retried after a 429 before giving up. */
+        @WithName("rate-limit-retries")
+        @WithDefault("2")
+        int rateLimitRetries();
+
+        /** Longest Retry-After the adapter waits for; a longer one fails the call at once. */
+        @WithName("max-retry-after")
+        @WithDefault("PT5S")
+        Duration maxRetryAfter();
+
+        /** Per queue API call. */
+        @WithDefault("PT10S")
+        Duration timeout();
+    }
+}

@@ -1,0 +1,25 @@
+package dev.tickler.problem;
+
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/** An RFC 9457 problem document. */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record Problem(String type, String title, int status, String detail, List<FieldError> errors) {
+
+    public static final String MEDIA_TYPE = "application/problem+json";
+    private static final String TYPE_PREFIX = "urn:tickler:problem:";
+
+    public static Problem of(ProblemType type, String detail) {
+        return new Problem(TYPE_PREFIX + type.slug(), type.title(), type.status(), detail, null);
+    }
+
+    public static Problem invalid(List<FieldError> errors) {
+        String detail = errors.size() == 1
+                ? errors.get(0).field() + ": " + errors.get(0).message()
+                : errors.size() + " fields are not valid";
+        return new Problem(TYPE_PREFIX + ProblemType.VALIDATION.slug(), ProblemType.VALIDATION.title(),
+                ProblemType.VALIDATION.status(), detail, List.copyOf(errors));
+    }
+}

@@ -1,0 +1,173 @@
+package dev.tickler.problem;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.validation.ElementKind;
+import jakarta.validation.Path;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
+import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+
+/** The one place that turns exceptions into RFC 9457 problem+json; no stack trace or class name leaves it. */
+public class ProblemMappers {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
+
+    private static final Map<Class<?>, String> JSON_TYPE_NAMES = Map.of(
+            String.class, "a string",
+            Map.class, "a JSON object",
+            Integer.class, "an integer",
+            Long.class, "an integer",
+            Boolean.class, "true or false");
+
+    private final ObjectMapper objectMapper;
+
+    public ProblemMappers(ObjectMapper objectMapper) {
+        this.objectMapper = objectMapper;
+    }
+
+    public Response toResponse(Problem problem) {
+        try {
+            return Response.status(problem.status())
+                    .type(Problem.MEDIA_TYPE)
+                    .entity(objectMapper.writeValueAsString(problem))
+                    .build();
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a problem document could not be written", e);
+        }
+    }
+
+    @ServerExceptionMapper
+    public Response problem(ProblemException e) {
+        return toResponse(e.problem());
+    }
+
+    @ServerExceptionMapper
+    public Response constraintViolation(ConstraintViolationException e) {
+        List<FieldError> errors = new ArrayList<>();
+        for (ConstraintViolation<?> violation : e.getConstraintViolations()) {
+            errors.add(new FieldError(jsonFieldName(violation.getPropertyPath()), violation.getMessage()));
+        }
+        errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
+        return toResponse(Problem.invalid(errors));
+    }
+
+    @ServerExceptionMapper
+    public Response mismatchedInput(MismatchedInputException e) {
+        return toResponse(Problem.invalid(List.of(fieldError(e))));
+    }
+
+    @ServerExceptionMapper
+    public Response jsonProcessing(JsonProcessingException e) {
+        if (e instanceof MismatchedInputException mismatched) {
+            return mismatchedInput(mismatched);
+        }
+        String where = e.getLocation() == null ? ""
+                : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
+        return toResponse(Problem.of(ProblemType.MALFORMED_JSON, "the body could not be parsed as JSON" + where));
+    }
+
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException e) {
+        if (e.getCause() instanceof JsonProcessingException json) {
+            return jsonProcessing(json);
+        }
+        int status = e.getResponse().getStatus();
+        ProblemType type = switch (status) {
+            case 400 -> ProblemType.MALFORMED_JSON;
+            case 401 -> ProblemType.UNAUTHORIZED;
+            case 404 -> ProblemType.NOT_FOUND;
+            case 405 -> ProblemType.METHOD_NOT_ALLOWED;
+            case 406 -> ProblemType.NOT_ACCEPTABLE;
+            case 413 -> ProblemType.PAYLOAD_TOO_LARGE;
+            case 415 -> ProblemType.UNSUPPORTED_MEDIA_TYPE;
+            default -> null;
+        };
+        if (type == null) {
+            return unexpected(e);
+        }
+        Response response = toResponse(Problem.of(type, detailFor(type)));
+        String allow = e.getResponse().getHeaderString(HttpHeaders.ALLOW);
+        return allow == null ? response : Response.fromResponse(response).header(HttpHeaders.ALLOW, allow).build();
+    }
+
+    @ServerExceptionMapper
+    public Response unexpected(Throwable e) {
+        String errorId = UUID.randomUUID().toString();
+        LOG.errorf(e, "unexpected failure, error id %s", errorId);
+        return toResponse(Problem.of(ProblemType.INTERNAL, "error id " + errorId + " names this failure in the logs"));
+    }
+
+    private static String detailFor(ProblemType type) {
+        return switch (type) {
+            case MALFORMED_JSON -> "the body could not be read as JSON";
+            case NOT_FOUND -> "no such resource";
+            case METHOD_NOT_ALLOWED -> "this resource does not support that method";
+            case NOT_ACCEPTABLE -> "responses are application/json";
+            case PAYLOAD_TOO_LARGE -> "the body is larger than this endpoint accepts";
+            case UNSUPPORTED_MEDIA_TYPE -> "send the body as application/json";
+            default -> type.title();
+        };
+    }
+
+    private static FieldError fieldError(MismatchedInputException e) {
+        String field = jsonPath(e.getPath());
+        if (e instanceof UnrecognizedPropertyException) {
+            return new FieldError(field, "unknown field");
+        }
+        if (field.isEmpty()) {
+            return new FieldError("body", "must be a JSON object");
+        }
+        Class<?> target = e.getTargetType();
+        String expected = target == null ? null : JSON_TYPE_NAMES.entrySet().stream()
+                .filter(entry -> entry.getKey().isAssignableFrom(target))
+                .map(Map.Entry::getValue)
+                .findFirst()
+                .orElse(null);
+        return new FieldError(field, expected == null ? "has the wrong type" : "must be " + expected);
+    }
+
+    private static String jsonPath(List<JsonMappingException.Reference> path) {
+        StringBuilder field = new StringBuilder();
+        for (JsonMappingException.Reference reference : path) {
+            if (reference.getFieldName() != null) {
+                field.append(field.length() == 0 ? "" : ".").append(reference.getFieldName());
+            } else if (reference.getIndex() >= 0) {
+                field.append('[').append(reference.getIndex()).append(']');
+            }
+        }
+        return field.toString();
+    }
+
+    /** Bean Validation paths carry Java names and the method and parameter; the caller knows JSON names. */
+    private static String jsonFieldName(Path path) {
+        StringBuilder field = new StringBuilder();
+        for (Path.Node node : path) {
+            if (node.getKind() == ElementKind.METHOD || node.getKind() == ElementKind.PARAMETER
+                    || node.getKind() == ElementKind.BEAN || node.getName() == null) {
+                continue;
+            }
+            field.append(field.length() == 0 ? "" : ".").append(snakeCase(node.getName()));
+        }
+        return field.length() == 0 ? "body" : field.toString();
+    }
+
+    private static String snakeCase(String javaName) {
+        return javaName.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase();
+    }
+}

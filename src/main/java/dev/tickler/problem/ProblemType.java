@@ -1,0 +1,38 @@
+package dev.tickler.problem;
+
+/** Every kind of problem Tickler answers with, so each has one type URI, title and status. */
+public enum ProblemType {
+    VALIDATION("validation", "Request is not valid", 400),
+    MALFORMED_JSON("malformed-json", "Body is not valid JSON", 400),
+    UNAUTHORIZED("unauthorized", "Missing or unknown API key", 401),
+    NOT_FOUND("not-found", "Not found", 404),
+    METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", 405),
+    NOT_ACCEPTABLE("not-acceptable", "Not acceptable", 406),
+    CONFLICT("conflict", "Conflict with the reminder's state", 409),
+    PAYLOAD_TOO_LARGE("payload-too-large", "Body too large", 413),
+    UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", 415),
+    INTERNAL("internal", "Internal error", 500),
+    UNAVAILABLE("unavailable", "Service unavailable", 503);
+
+    private final String slug;
+    private final String title;
+    private final int status;
+
+    ProblemType(String slug, String title, int status) {
+        this.slug = slug;
+        this.title = title;
+        this.status = status;
+    }
+
+    public String slug() {
+        return slug;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    public int status() {
+        return status;
+    }
+}
