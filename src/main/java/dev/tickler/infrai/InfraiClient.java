@@ -1,0 +1,150 @@
+package dev.tickler.infrai;
+
+import java.time.Duration;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
+
+import dev.tickler.config.TicklerConfig;
+import dev.tickler.infrai.InfraiModels.AckRequest;
+import dev.tickler.infrai.InfraiModels.ConsumeRequest;
+import dev.tickler.infrai.InfraiModels.ConsumedMessage;
+import dev.tickler.infrai.InfraiModels.NackRequest;
+import dev.tickler.infrai.InfraiModels.PublishRequest;
+import dev.tickler.infrai.InfraiModels.QueueStats;
+import dev.tickler.infrai.InfraiModels.SubscribeRequest;
+
+/**
+ * The one way into Infrai's queue: unwraps envelopes, turns errors into {@link InfraiException}s, waits out
+ * short 429s, and refuses what the queue would refuse before any call is made.
+ */
+@ApplicationScoped
+public class InfraiClient {
+
+    /** The queue's delay ceiling (SPEC §7): 7 days. */
+    public static final long MAX_DELAY_SECONDS = 604_800;
+
+    private final InfraiApi api;
+    private final TicklerConfig.Infrai config;
+    private final Vertx vertx;
+    private final String authorization;
+
+    public InfraiClient(@RestClient InfraiApi api, TicklerConfig config, Vertx vertx) {
+        this.api = api;
+        this.config = config.infrai();
+        this.vertx = vertx;
+        this.authorization = "Bearer " + this.config.apiKey().orElse("");
+    }
+
+    /** The queue a channel's reminders go to: its own if configured, else the default. */
+    public String queueFor(String channel) {
+        return config.queues().getOrDefault(channel, config.queue());
+    }
+
+    /** Every queue this instance publishes to, the default first. */
+    public Set<String> queues() {
+        Set<String> queues = new LinkedHashSet<>();
+        queues.add(config.queue());
+        queues.addAll(config.queues().values());
+        return queues;
+    }
+
+    /** Publishes and answers the message id; a repeated key answers the first message's id. */
+    public Uni<String> publish(String queue, Object body, long delaySeconds, String idempotencyKey) {
+        if (delaySeconds < 0 || delaySeconds > MAX_DELAY_SECONDS) {
+            return Uni.createFrom().failure(new IllegalArgumentException("delay of " + delaySeconds
+                    + " s is outside the queue's 0.." + MAX_DELAY_SECONDS + " s; refused rather than rounded"));
+        }
+        PublishRequest request = new PublishRequest(queue, body, delaySeconds, idempotencyKey);
+        return call(() -> api.publish(authorization, request)).map(InfraiModels.PublishResult::messageId);
+    }
+
+    public Uni<List<ConsumedMessage>> consume(String queue, int maxMessages) {
+        ConsumeRequest request = new ConsumeRequest(queue, maxMessages);
+        return call(() -> api.consume(authorization, request)).map(result -> result.items() == null
+                ? List.<ConsumedMessage>of() : result.items());
+    }
+
+    /** Fails with code {@link InfraiException#MESSAGE_NOT_IN_FLIGHT} when the lease ran out first. */
+    public Uni<Void> ack(String queue, String receiptHandle) {
+        return call(() -> api.ack(authorization, new AckRequest(queue, receiptHandle))).replaceWithVoid();
+    }
+
+    public Uni<Void> nack(String queue, String messageId) {
+        return call(() -> api.nack(authorization, new NackRequest(queue, messageId))).replaceWithVoid();
+    }
+
+    /** Registers a push subscription; Infrai neither checks the URL nor offers an unsubscribe. */
+    public Uni<JsonNode> subscribePush(String queue, String url, String secret) {
+        return call(() -> api.pushSubscribe(authorization, queue, new SubscribeRequest(queue, url, secret)));
+    }
+
+    public Uni<QueueStats> stats(String queue) {
+        return call(() -> api.stats(authorization, queue))
+                .map(data -> new QueueStats(queue, data.path("delayed_count").asLong(), data));
+    }
+
+    public Uni<JsonNode> usage() {
+        return call(() -> api.usage(authorization));
+    }
+
+    private <T> Uni<T> call(Supplier<Uni<InfraiEnvelope<T>>> request) {
+        return withRateLimitRetries(request, config.rateLimitRetries());
+    }
+
+    private <T> Uni<T> withRateLimitRetries(Supplier<Uni<InfraiEnvelope<T>>> request, int retriesLeft) {
+        return Uni.createFrom().<InfraiEnvelope<T>>deferred(request::get)
+                .onFailure().transform(InfraiClient::asInfraiException)
+                .map(InfraiClient::unwrap)
+                .onFailure(InfraiRateLimitedException.class).recoverWithUni(failure -> {
+                    Duration wait = ((InfraiRateLimitedException) failure).retryAfter();
+                    if (retriesLeft <= 0 || wait == null || wait.compareTo(config.maxRetryAfter()) > 0) {
+                        return Uni.createFrom().failure(failure);
+                    }
+                    return pause(wait).chain(() -> withRateLimitRetries(request, retriesLeft - 1));
+                });
+    }
+
+    private static <T> T unwrap(InfraiEnvelope<T> envelope) {
+        if (envelope == null) {
+            throw new InfraiException(200, "EMPTY_ANSWER", "the answer had no body");
+        }
+        if (!envelope.ok()) {
+            InfraiEnvelope.Error error = envelope.error();
+            throw new InfraiException(200, error == null ? "UNKNOWN" : error.code(),
+                    error == null ? "ok is false and no error was given" : error.message());
+        }
+        return envelope.data();
+    }
+
+    /** Waits on a Vert.x timer, so the chain resumes on the caller's context (reactive sessions need that). */
+    private Uni<Void> pause(Duration wait) {
+        return Uni.createFrom().emitter(emitter -> vertx.setTimer(Math.max(1, wait.toMillis()),
+                timerId -> emitter.complete(null)));
+    }
+
+    /** The REST client may wrap what our exception mapper made; anything else is a transport failure. */
+    private static InfraiException asInfraiException(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof InfraiException infrai) {
+                return infrai;
+            }
+        }
+        return new InfraiException(0, InfraiException.UNREACHABLE, describe(failure), failure);
+    }
+
+    private static String describe(Throwable failure) {
+        String message = failure.getMessage();
+        return failure.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+    }
+}

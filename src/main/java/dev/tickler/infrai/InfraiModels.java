@@ -1,0 +1,41 @@
+package dev.tickler.infrai;
+
+import java.util.List;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** The request and answer bodies of the queue API (SPEC §7), field names as Infrai spells them (snake_case). */
+public final class InfraiModels {
+
+    private InfraiModels() {
+    }
+
+    record PublishRequest(String queue, Object body, long delaySeconds, String idempotencyKey) {
+    }
+
+    record PublishResult(String messageId) {
+    }
+
+    record ConsumeRequest(String queue, int maxMessages) {
+    }
+
+    record ConsumeResult(List<ConsumedMessage> items) {
+    }
+
+    record AckRequest(String queue, String receiptHandle) {
+    }
+
+    record NackRequest(String queue, String messageId) {
+    }
+
+    record SubscribeRequest(String queue, String url, String secret) {
+    }
+
+    /** One leased message; payload is the published body. */
+    public record ConsumedMessage(String messageId, JsonNode payload, int deliveryCount) {
+    }
+
+    /** The queue's own counts; delayed_count is what the reconciler compares with handed_off rows. */
+    public record QueueStats(String queue, long delayedCount, JsonNode raw) {
+    }
+}
