@@ -1,0 +1,5 @@
+package dev.tickler.handoff;
+
+/** What a queue message carries: ids only; everything else is read from Postgres at delivery (SPEC §1). */
+public record ReminderMessage(long reminderId, int version) {
+}

@@ -1,0 +1,91 @@
+package dev.tickler.reminder;
+
+import java.time.Instant;
+import java.util.Map;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Convert;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+
+/** One reminder: the row the whole system agrees on (SPEC §1, §2). */
+@Entity
+@Table(name = "reminders")
+public class Reminder extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(name = "user_id", nullable = false)
+    public String userId;
+
+    @Convert(converter = WireNameConverters.ChannelConverter.class)
+    @Column(nullable = false)
+    public Channel channel;
+
+    @Column(nullable = false)
+    public String template;
+
+    @Column(name = "fire_at", nullable = false)
+    public Instant fireAt;
+
+    @Column(nullable = false)
+    public String tz;
+
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(nullable = false)
+    public Map<String, Object> data;
+
+    @Convert(converter = WireNameConverters.StateConverter.class)
+    @Column(nullable = false)
+    public ReminderState state;
+
+    @Column(nullable = false)
+    public int version;
+
+    @Column(nullable = false)
+    public int handoff;
+
+    @Column(nullable = false)
+    public int attempts;
+
+    @Column(name = "lease_until")
+    public Instant leaseUntil;
+
+    @Column(name = "last_error")
+    public String lastError;
+
+    @Column(name = "message_id")
+    public String messageId;
+
+    @Column(name = "expires_at")
+    public Instant expiresAt;
+
+    @Column(name = "created_at", nullable = false)
+    public Instant createdAt;
+
+    @Column(name = "updated_at", nullable = false)
+    public Instant updatedAt;
+
+    @Column(name = "sent_at")
+    public Instant sentAt;
+
+    /** The send key of SPEC §1: one logical send, the same across retries, reconciles and redrives. */
+    public String sendKey() {
+        return ReminderKeys.sendKey(id, version);
+    }
+
+    /** The publish key of SPEC §1 for this version's current hand-off. */
+    public String publishKey() {
+        return ReminderKeys.publishKey(id, version, handoff);
+    }
+}

@@ -1,0 +1,189 @@
+package dev.tickler.reminder;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.temporal.ChronoUnit;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.function.Consumer;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.hibernate.JDBCException;
+
+import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Uni;
+import io.vertx.pgclient.PgException;
+
+import dev.tickler.handoff.HandOffService;
+import dev.tickler.problem.ProblemException;
+
+/** The registration API's rules (SPEC §2, §3): each change commits first, then hands off under the creation rule. */
+@ApplicationScoped
+public class ReminderService {
+
+    private static final Set<ReminderState> RESCHEDULABLE =
+            EnumSet.of(ReminderState.PENDING, ReminderState.HANDED_OFF, ReminderState.FAILED);
+    private static final Set<ReminderState> FINISHED_OR_IN_FLIGHT =
+            EnumSet.of(ReminderState.SENT, ReminderState.EXPIRED, ReminderState.DELIVERING);
+    private static final String UNIQUE_VIOLATION = "23505";
+
+    private final ReminderRepository repository;
+    private final HandOffService handOff;
+    private final Clock clock;
+
+    public ReminderService(ReminderRepository repository, HandOffService handOff, Clock clock) {
+        this.repository = repository;
+        this.handOff = handOff;
+        this.clock = clock;
+    }
+
+    /** Creates the reminder, or answers the one already registered for the same (user_id, template, fire_at). */
+    public Uni<Registration> register(NewReminder request) {
+        return Panache.withTransaction(() -> repository
+                        .findByNaturalKey(request.userId(), request.template(), request.fireAt())
+                        .onItem().ifNotNull().transform(existing -> new Registration(existing, false))
+                        .onItem().ifNull().switchTo(() -> repository.persist(newReminder(request))
+                                .map(created -> new Registration(created, true))))
+                // Two identical registrations raced and the other one won: answer with its row.
+                .onFailure(ReminderService::isUniqueViolation).recoverWithUni(() -> Panache.withSession(() -> repository
+                        .findByNaturalKey(request.userId(), request.template(), request.fireAt())
+                        .map(existing -> new Registration(existing, false))))
+                .chain(registration -> registration.created()
+                        ? handOff.handOffIfDue(registration.reminder()).map(r -> new Registration(r, true))
+                        : Uni.createFrom().item(registration));
+    }
+
+    public Uni<Reminder> get(long id) {
+        return Panache.withSession(() -> repository.findById(id)).onItem().ifNull().failWith(() -> notFound(id));
+    }
+
+    public Uni<ReminderPage> list(String userId, ReminderState state, ListPosition after, int limit) {
+        return Panache.withSession(() -> repository.listForUser(userId, state, after, limit + 1))
+                .map(rows -> rows.size() <= limit
+                        ? new ReminderPage(rows, null)
+                        : new ReminderPage(rows.subList(0, limit), ListPosition.of(rows.get(limit - 1))));
+    }
+
+    /** PATCH: a new version with new timing or data, handed off again; the old queue message becomes stale. */
+    public Uni<Reminder> reschedule(long id, ReminderChange change) {
+        return changeLocked(id, reminder -> {
+            if (!RESCHEDULABLE.contains(reminder.state)) {
+                throw ProblemException.conflict("reminder " + id + " is " + reminder.state.wireName()
+                        + "; only pending, handed_off or failed reminders can be changed");
+            }
+            applyChange(reminder, change);
+            reminder.version++;
+            reminder.handoff = 0;
+            reminder.attempts = 0;
+            reminder.lastError = null;
+            reminder.messageId = null;
+            reminder.leaseUntil = null;
+            reminder.state = ReminderState.PENDING;
+        })
+                .onFailure(ReminderService::isUniqueViolation).transform(e -> ProblemException.conflict(
+                        "another reminder of this user and template already fires at that time"))
+                .chain(handOff::handOffIfDue);
+    }
+
+    /** DELETE: cancelled, with a new version so any message still on the queue is stale. Idempotent. */
+    public Uni<Reminder> cancel(long id) {
+        return changeLocked(id, reminder -> {
+            if (reminder.state == ReminderState.CANCELLED) {
+                return;
+            }
+            if (FINISHED_OR_IN_FLIGHT.contains(reminder.state)) {
+                throw ProblemException.conflict("reminder " + id + " is " + reminder.state.wireName()
+                        + (reminder.state == ReminderState.DELIVERING
+                                ? "; a send is in flight and its outcome decides" : "; it can no longer be cancelled"));
+            }
+            reminder.version++;
+            reminder.state = ReminderState.CANCELLED;
+            reminder.leaseUntil = null;
+        });
+    }
+
+    /** A failed reminder goes round again: same version (same send key), next hand-off number, attempts reset. */
+    public Uni<Reminder> redrive(long id) {
+        return changeLocked(id, reminder -> {
+            if (reminder.state != ReminderState.FAILED) {
+                throw ProblemException.conflict("reminder " + id + " is " + reminder.state.wireName()
+                        + "; only failed reminders can be redriven");
+            }
+            reminder.handoff++;
+            reminder.attempts = 0;
+            reminder.lastError = null;
+            reminder.messageId = null;
+            reminder.state = ReminderState.PENDING;
+        }).chain(handOff::handOffIfDue);
+    }
+
+    /** Loads the row under a lock, applies the change, and commits it before anything talks to the queue. */
+    private Uni<Reminder> changeLocked(long id, Consumer<Reminder> change) {
+        return Panache.withTransaction(() -> repository.findByIdForUpdate(id)
+                .onItem().ifNull().failWith(() -> notFound(id))
+                .invoke(reminder -> {
+                    int versionBefore = reminder.version;
+                    int handoffBefore = reminder.handoff;
+                    change.accept(reminder);
+                    // every real change bumps the version or the hand-off number; a repeated cancel bumps neither
+                    if (reminder.version != versionBefore || reminder.handoff != handoffBefore) {
+                        reminder.updatedAt = now();
+                    }
+                }));
+    }
+
+    private void applyChange(Reminder reminder, ReminderChange change) {
+        String tz = change.tz() != null ? change.tz() : reminder.tz;
+        Instant previousFireAt = reminder.fireAt;
+        if (change.reschedules()) {
+            reminder.fireAt = ReminderTiming.fireAt(change.fireAt(), change.localTime(), ZoneId.of(tz));
+        }
+        reminder.tz = tz;
+        if (change.data() != null) {
+            reminder.data = change.data();
+        }
+        if (change.expiresAfter() != null) {
+            reminder.expiresAt = reminder.fireAt.plus(change.expiresAfter());
+        } else if (reminder.expiresAt != null) {
+            // A moved reminder keeps the same window to be delivered in.
+            reminder.expiresAt = reminder.fireAt.plus(Duration.between(previousFireAt, reminder.expiresAt));
+        }
+    }
+
+    private Reminder newReminder(NewReminder request) {
+        Instant now = now();
+        Reminder reminder = new Reminder();
+        reminder.userId = request.userId();
+        reminder.channel = request.channel();
+        reminder.template = request.template();
+        reminder.fireAt = request.fireAt();
+        reminder.tz = request.tz();
+        reminder.data = request.data();
+        reminder.state = ReminderState.PENDING;
+        reminder.expiresAt = request.expiresAfter() == null ? null : request.fireAt().plus(request.expiresAfter());
+        reminder.createdAt = now;
+        reminder.updatedAt = now;
+        return reminder;
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+
+    private static ProblemException notFound(long id) {
+        return ProblemException.notFound("reminder " + id + " does not exist");
+    }
+
+    static boolean isUniqueViolation(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState())
+                    || cause instanceof JDBCException jdbc && UNIQUE_VIOLATION.equals(jdbc.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,120 @@
+package dev.tickler.reminder.rest;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.PATCH;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import io.smallrye.mutiny.Uni;
+
+import dev.tickler.problem.FieldError;
+import dev.tickler.problem.ProblemException;
+import dev.tickler.reminder.ListPosition;
+import dev.tickler.reminder.ReminderService;
+import dev.tickler.reminder.ReminderState;
+import dev.tickler.reminder.WireNamed;
+
+/** The registration API for product services (SPEC §3). */
+@Path("/v1/reminders")
+@Produces(MediaType.APPLICATION_JSON)
+public class ReminderResource {
+
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 500;
+
+    private final ReminderService service;
+
+    public ReminderResource(ReminderService service) {
+        this.service = service;
+    }
+
+    /** 201 with Location for a new reminder; 200 with the existing one for a repeated (user_id, template, fire_at). */
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateReminderRequest request) {
+        return service.register(request.toNewReminder()).map(registration -> {
+            ReminderView view = ReminderView.of(registration.reminder());
+            return Response.status(registration.created() ? Response.Status.CREATED : Response.Status.OK)
+                    .location(URI.create("/v1/reminders/" + view.id()))
+                    .entity(view)
+                    .build();
+        });
+    }
+
+    @GET
+    @Path("/{id}")
+    public Uni<ReminderView> get(@PathParam("id") long id) {
+        return service.get(id).map(ReminderView::of);
+    }
+
+    @GET
+    public Uni<ReminderPageView> list(@QueryParam("user_id") String userId, @QueryParam("state") String state,
+            @QueryParam("limit") String limit, @QueryParam("after") String after) {
+        List<FieldError> errors = new ArrayList<>();
+        if (userId == null || userId.isEmpty()) {
+            errors.add(new FieldError("user_id", "is required"));
+        }
+        ReminderState stateFilter = state == null ? null : WireNamed.find(ReminderState.class, state).orElse(null);
+        if (state != null && stateFilter == null) {
+            errors.add(new FieldError("state", "must be one of pending, handed_off, delivering, sent, failed, "
+                    + "cancelled, expired"));
+        }
+        Integer pageSize = parseLimit(limit);
+        if (pageSize == null) {
+            errors.add(new FieldError("limit", "must be a whole number from 1 to " + MAX_LIMIT));
+        }
+        ListPosition position = after == null ? null : ListPosition.fromCursor(after).orElse(null);
+        if (after != null && position == null) {
+            errors.add(new FieldError("after", "must be a cursor from a previous page's next"));
+        }
+        if (!errors.isEmpty()) {
+            return Uni.createFrom().failure(ProblemException.invalid(errors));
+        }
+        return service.list(userId, stateFilter, position, pageSize).map(ReminderPageView::of);
+    }
+
+    @PATCH
+    @Path("/{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<ReminderView> update(@PathParam("id") long id,
+            @Valid @NotNull(message = "a JSON object is required") UpdateReminderRequest request) {
+        return service.reschedule(id, request.toChange()).map(ReminderView::of);
+    }
+
+    @DELETE
+    @Path("/{id}")
+    public Uni<ReminderView> cancel(@PathParam("id") long id) {
+        return service.cancel(id).map(ReminderView::of);
+    }
+
+    @POST
+    @Path("/{id}/redrive")
+    public Uni<ReminderView> redrive(@PathParam("id") long id) {
+        return service.redrive(id).map(ReminderView::of);
+    }
+
+    private static Integer parseLimit(String limit) {
+        if (limit == null) {
+            return DEFAULT_LIMIT;
+        }
+        try {
+            int value = Integer.parseInt(limit);
+            return value >= 1 && value <= MAX_LIMIT ? value : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,23 @@
+package dev.tickler.reminder.rest;
+
+import java.time.Instant;
+import java.util.Map;
+
+import dev.tickler.reminder.Channel;
+import dev.tickler.reminder.Reminder;
+import dev.tickler.reminder.ReminderState;
+import dev.tickler.reminder.ReminderTiming;
+
+/** The reminder representation every response uses (SPEC §3). */
+public record ReminderView(long id, String userId, Channel channel, String template, Instant fireAt, String tz,
+        String fireAtLocal, Map<String, Object> data, ReminderState state, int version, int attempts,
+        String messageId, String lastError, Instant expiresAt, Instant createdAt, Instant updatedAt,
+        Instant sentAt) {
+
+    static ReminderView of(Reminder reminder) {
+        return new ReminderView(reminder.id, reminder.userId, reminder.channel, reminder.template, reminder.fireAt,
+                reminder.tz, ReminderTiming.renderLocal(reminder.fireAt, reminder.tz), reminder.data,
+                reminder.state, reminder.version, reminder.attempts, reminder.messageId, reminder.lastError,
+                reminder.expiresAt, reminder.createdAt, reminder.updatedAt, reminder.sentAt);
+    }
+}

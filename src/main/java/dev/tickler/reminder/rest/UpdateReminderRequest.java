@@ -1,0 +1,32 @@
+package dev.tickler.reminder.rest;
+
+import java.util.Map;
+
+import jakarta.validation.constraints.AssertTrue;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
+import dev.tickler.reminder.ReminderChange;
+import dev.tickler.reminder.ReminderTiming;
+
+/** The body of PATCH /v1/reminders/{id}: any of the fields; a local_time without tz is read in the stored zone. */
+@ValidTiming(scheduleRequired = false)
+public record UpdateReminderRequest(
+        String fireAt,
+        String localTime,
+        String tz,
+        @JsonSizeAtMost(bytes = CreateReminderRequest.MAX_DATA_BYTES)
+        Map<String, Object> data,
+        String expiresAfter) implements TimingFields {
+
+    @JsonIgnore
+    @AssertTrue(message = "give at least one of fire_at, local_time, tz, data or expires_after")
+    boolean isBody() {
+        return fireAt != null || localTime != null || tz != null || data != null || expiresAfter != null;
+    }
+
+    ReminderChange toChange() {
+        return new ReminderChange(fireAt, localTime, tz, data,
+                expiresAfter == null ? null : ReminderTiming.expiresAfter(expiresAfter));
+    }
+}

@@ -1,0 +1,179 @@
+package dev.tickler.infrai;
+
+import static dev.tickler.testing.InfraiEmulatorResource.emulator;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Vertx;
+
+import dev.tickler.config.TicklerConfig;
+
+import dev.tickler.infrai.InfraiModels.ConsumedMessage;
+
+/** The adapter against the emulator over real HTTP: every call of SPEC §7 and its error mapping. */
+@QuarkusTest
+class InfraiClientTest {
+
+    private static final Duration WAIT = Duration.ofSeconds(10);
+
+    @Inject
+    InfraiClient infrai;
+
+    @Inject
+    TicklerConfig config;
+
+    @Inject
+    Vertx vertx;
+
+    @Test
+    void delayOverTheCeilingIsRefusedBeforeAnyCall() {
+        int requestsBefore = emulator().publishRequests();
+
+        assertThatThrownBy(() -> infrai.publish(queue(), Map.of("reminder_id", 1), 604_801, key())
+                .await().atMost(WAIT))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("604801");
+        assertThat(emulator().publishRequests()).isEqualTo(requestsBefore);
+    }
+
+    @Test
+    void delayAtTheCeilingIsPublished() {
+        String queue = queue();
+        String messageId = infrai.publish(queue, Map.of("reminder_id", 1), 604_800, key()).await().atMost(WAIT);
+
+        assertThat(messageId).isNotBlank();
+        assertThat(infrai.stats(queue).await().atMost(WAIT).delayedCount()).isEqualTo(1);
+    }
+
+    @Test
+    void sameKeyAnswersTheSameMessage() {
+        String queue = queue();
+        String key = key();
+
+        String first = infrai.publish(queue, Map.of("reminder_id", 1), 60, key).await().atMost(WAIT);
+        String second = infrai.publish(queue, Map.of("reminder_id", 1), 60, key).await().atMost(WAIT);
+
+        assertThat(second).isEqualTo(first);
+        assertThat(emulator().published(queue)).hasSize(1);
+    }
+
+    @Test
+    void errorEnvelopeBecomesATypedExceptionWithCodeAndMessage() {
+        emulator().failNextPublishes(1, 503, "QUEUE_UNAVAILABLE");
+
+        assertThatThrownBy(() -> infrai.publish(queue(), Map.of(), 0, key()).await().atMost(WAIT))
+                .isInstanceOfSatisfying(InfraiException.class, e -> {
+                    assertThat(e.status()).isEqualTo(503);
+                    assertThat(e.code()).isEqualTo("QUEUE_UNAVAILABLE");
+                    assertThat(e.errorMessage()).isNotBlank();
+                });
+    }
+
+    @Test
+    void rateLimitIsRetriedAfterRetryAfter() {
+        String queue = queue();
+        emulator().rateLimitNextPublishes(2, 1);
+        long started = System.nanoTime();
+
+        String messageId = infrai.publish(queue, Map.of(), 0, key()).await().atMost(WAIT);
+
+        assertThat(messageId).isNotBlank();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isGreaterThanOrEqualTo(Duration.ofMillis(1900));
+    }
+
+    @Test
+    void rateLimitBeyondTheRetryBudgetFailsAsRateLimited() {
+        emulator().rateLimitNextPublishes(3, 1);
+
+        assertThatThrownBy(() -> infrai.publish(queue(), Map.of(), 0, key()).await().atMost(WAIT))
+                .isInstanceOfSatisfying(InfraiRateLimitedException.class, e -> {
+                    assertThat(e.code()).isEqualTo("RATE_LIMITED");
+                    assertThat(e.retryAfter()).isEqualTo(Duration.ofSeconds(1));
+                });
+    }
+
+    @Test
+    void unreachableQueueIsATypedException() throws Exception {
+        int closedPort;
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            closedPort = socket.getLocalPort();
+        }
+        InfraiApi nowhere = QuarkusRestClientBuilder.newBuilder()
+                .baseUri(URI.create("http://127.0.0.1:" + closedPort))
+                .build(InfraiApi.class);
+        InfraiClient unreachable = new InfraiClient(nowhere, config, vertx);
+
+        assertThatThrownBy(() -> unreachable.publish(queue(), Map.of(), 0, key()).await().atMost(WAIT))
+                .isInstanceOfSatisfying(InfraiException.class, e -> {
+                    assertThat(e.code()).isEqualTo(InfraiException.UNREACHABLE);
+                    assertThat(e.status()).isZero();
+                });
+    }
+
+    @Test
+    void consumeAckAndNackRoundTrip() {
+        String queue = queue();
+        infrai.publish(queue, Map.of("reminder_id", 7), 0, key()).await().atMost(WAIT);
+
+        List<ConsumedMessage> first = infrai.consume(queue, 10).await().atMost(WAIT);
+        assertThat(first).singleElement().satisfies(message -> {
+            assertThat(message.payload().path("reminder_id").asLong()).isEqualTo(7);
+            assertThat(message.deliveryCount()).isEqualTo(1);
+        });
+        infrai.nack(queue, first.get(0).messageId()).await().atMost(WAIT);
+
+        List<ConsumedMessage> again = infrai.consume(queue, 10).await().atMost(WAIT);
+        assertThat(again).singleElement().satisfies(message -> assertThat(message.deliveryCount()).isEqualTo(2));
+        infrai.ack(queue, again.get(0).messageId()).await().atMost(WAIT);
+
+        assertThatThrownBy(() -> infrai.ack(queue, again.get(0).messageId()).await().atMost(WAIT))
+                .isInstanceOfSatisfying(InfraiException.class,
+                        e -> assertThat(e.code()).isEqualTo(InfraiException.MESSAGE_NOT_IN_FLIGHT));
+        assertThat(infrai.consume(queue, 10).await().atMost(WAIT)).isEmpty();
+    }
+
+    @Test
+    void pushSubscriptionIsRegistered() {
+        String queue = queue();
+
+        var subscription = infrai.subscribePush(queue, "https://tickler.example/q/token/reminders", "s3cret")
+                .await().atMost(WAIT);
+
+        assertThat(subscription.path("url").asText()).isEqualTo("https://tickler.example/q/token/reminders");
+        assertThat(emulator().stats(queue).subscriptions()).isEqualTo(1);
+    }
+
+    @Test
+    void usageIsRead() {
+        assertThat(infrai.usage().await().atMost(WAIT).has("credit")).isTrue();
+    }
+
+    @Test
+    void queueNamesFollowTheChannelConfiguration() {
+        assertThat(infrai.queueFor("sms")).isEqualTo("sms-reminders");
+        assertThat(infrai.queueFor("email")).isEqualTo("user-reminders");
+        assertThat(infrai.queues()).containsExactly("user-reminders", "sms-reminders");
+    }
+
+    private static String queue() {
+        return "test-" + UUID.randomUUID();
+    }
+
+    private static String key() {
+        return "test:" + UUID.randomUUID();
+    }
+}

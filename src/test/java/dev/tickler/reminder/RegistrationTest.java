@@ -1,0 +1,237 @@
+package dev.tickler.reminder;
+
+import static dev.tickler.testing.Api.api;
+import static dev.tickler.testing.Api.create;
+import static dev.tickler.testing.Api.createdId;
+import static dev.tickler.testing.Api.publishedFor;
+import static dev.tickler.testing.Api.reminderAt;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.endsWith;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.matchesPattern;
+import static org.hamcrest.Matchers.nullValue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+
+import dev.tickler.emulator.PublishedMessage;
+import dev.tickler.testing.Api;
+
+@QuarkusTest
+class RegistrationTest {
+
+    @Test
+    void reminderDueWithinAWeekIsCreatedAndHandedOffWithItsDelayAndPublishKey() {
+        Instant fireAt = Instant.now().plus(Duration.ofHours(2));
+        Map<String, Object> body = reminderAt(fireAt);
+        body.put("tz", "Europe/Berlin");
+        body.put("data", Map.of("plan", "pro", "days_left", 3));
+
+        JsonPath created = create(body)
+                .statusCode(201)
+                .header("Location", matchesPattern(".*/v1/reminders/\\d+$"))
+                .contentType("application/json")
+                .body("user_id", equalTo(body.get("user_id")))
+                .body("channel", equalTo("email"))
+                .body("template", equalTo("trial_ending"))
+                .body("fire_at", equalTo(body.get("fire_at")))
+                .body("tz", equalTo("Europe/Berlin"))
+                .body("data.plan", equalTo("pro"))
+                .body("data.days_left", equalTo(3))
+                .body("state", equalTo("handed_off"))
+                .body("version", equalTo(0))
+                .body("attempts", equalTo(0))
+                .body("message_id", matchesPattern(".+"))
+                .body("last_error", nullValue())
+                .body("expires_at", nullValue())
+                .body("sent_at", nullValue())
+                .extract().jsonPath();
+        long id = created.getLong("id");
+        assertThat(created.getString("created_at")).endsWith("Z");
+        assertThat(created.getString("updated_at")).endsWith("Z");
+        assertThat(created.getMap("$")).containsOnlyKeys("id", "user_id", "channel", "template", "fire_at", "tz",
+                "fire_at_local", "data", "state", "version", "attempts", "message_id", "last_error", "expires_at",
+                "created_at", "updated_at", "sent_at");
+
+        List<PublishedMessage> published = publishedFor(id);
+        assertThat(published).hasSize(1);
+        PublishedMessage message = published.get(0);
+        assertThat(message.idempotencyKey()).isEqualTo("reminder:" + id + ":0:0");
+        assertThat(message.messageId()).isEqualTo(created.getString("message_id"));
+        assertThat(message.body().getLong("reminder_id")).isEqualTo(id);
+        assertThat(message.body().getInteger("version")).isZero();
+        assertThat(message.body().fieldNames()).containsOnly("reminder_id", "version");
+        long expectedDelay = Duration.between(message.publishedAt(), fireAt).toSeconds();
+        assertThat(message.delaySeconds()).isBetween(expectedDelay - 1, expectedDelay + 1);
+    }
+
+    @Test
+    void createdReminderCanBeReadBackWithTheSameRepresentation() {
+        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofDays(1)));
+        JsonPath created = create(body).statusCode(201).extract().jsonPath();
+
+        JsonPath read = Api.get(created.getLong("id")).statusCode(200).extract().jsonPath();
+
+        assertThat(read.getMap("$")).isEqualTo(created.getMap("$"));
+    }
+
+    @Test
+    void unknownReminderIsNotFoundAsAProblem() {
+        Api.get(999_999_999L)
+                .statusCode(404)
+                .contentType("application/problem+json")
+                .body("type", equalTo("urn:tickler:problem:not-found"))
+                .body("title", equalTo("Not found"))
+                .body("status", equalTo(404))
+                .body("detail", equalTo("reminder 999999999 does not exist"));
+    }
+
+    @Test
+    void repeatedRegistrationAnswersTheExistingReminderWithoutADuplicate() {
+        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(3)));
+        long id = createdId(body);
+
+        body.put("data", Map.of("ignored", true));
+        create(body)
+                .statusCode(200)
+                .header("Location", endsWith("/v1/reminders/" + id))
+                .body("id", equalTo((int) id))
+                .body("data.ignored", nullValue());
+
+        assertThat(publishedFor(id)).hasSize(1);
+        api().queryParam("user_id", body.get("user_id")).get("/v1/reminders").then()
+                .statusCode(200).body("items.size()", equalTo(1));
+    }
+
+    @Test
+    void concurrentIdenticalRegistrationsCreateOneReminder() throws Exception {
+        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(4)));
+        int callers = 8;
+        ExecutorService pool = Executors.newFixedThreadPool(callers);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<JsonPath>> answers = new ArrayList<>();
+        List<Integer> statuses = Collections.synchronizedList(new ArrayList<>());
+        try {
+            for (int i = 0; i < callers; i++) {
+                answers.add(pool.submit(() -> {
+                    start.await();
+                    var response = api().body(body).post("/v1/reminders");
+                    statuses.add(response.statusCode());
+                    return response.jsonPath();
+                }));
+            }
+            start.countDown();
+            Set<Long> ids = new HashSet<>();
+            for (Future<JsonPath> answer : answers) {
+                ids.add(answer.get(30, TimeUnit.SECONDS).getLong("id"));
+            }
+
+            assertThat(ids).hasSize(1);
+            assertThat(statuses).containsOnly(201, 200).filteredOn(status -> status == 201).hasSize(1);
+            assertThat(publishedFor(ids.iterator().next())).hasSize(1);
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void sameInstantWrittenWithAnotherOffsetIsTheSameRegistration() {
+        Map<String, Object> body = reminderAt(Instant.parse("2030-01-15T08:00:00Z"));
+        long id = createdId(body);
+
+        body.put("fire_at", "2030-01-15T09:00:00+01:00");
+        create(body).statusCode(200).body("id", equalTo((int) id));
+    }
+
+    @Test
+    void pastFireAtIsAcceptedAndHandedOffWithNoDelay() {
+        long id = createdId(reminderAt(Instant.now().minus(Duration.ofMinutes(5))));
+
+        Api.get(id).statusCode(200).body("state", equalTo("handed_off"));
+        assertThat(publishedFor(id)).singleElement()
+                .satisfies(message -> assertThat(message.delaySeconds()).isZero());
+    }
+
+    @Test
+    void localTimeIsReadInItsZone() {
+        Map<String, Object> body = reminderAt(Instant.now());
+        body.remove("fire_at");
+        body.put("local_time", "2030-12-01T09:00");
+        body.put("tz", "Europe/Berlin");
+
+        create(body).statusCode(201)
+                .body("fire_at", equalTo("2030-12-01T08:00:00Z"))
+                .body("fire_at_local", equalTo("2030-12-01T09:00:00+01:00"))
+                .body("tz", equalTo("Europe/Berlin"));
+    }
+
+    @Test
+    void localTimeInADaylightSavingGapMovesForwardByTheGap() {
+        Map<String, Object> body = reminderAt(Instant.now());
+        body.remove("fire_at");
+        body.put("local_time", "2030-03-31T02:30");
+        body.put("tz", "Europe/Berlin");
+
+        create(body).statusCode(201)
+                .body("fire_at", equalTo("2030-03-31T01:30:00Z"))
+                .body("fire_at_local", equalTo("2030-03-31T03:30:00+02:00"));
+    }
+
+    @Test
+    void localTimeInADaylightSavingOverlapTakesTheEarlierOffset() {
+        Map<String, Object> body = reminderAt(Instant.now());
+        body.remove("fire_at");
+        body.put("local_time", "2030-10-27T02:30");
+        body.put("tz", "Europe/Berlin");
+
+        create(body).statusCode(201)
+                .body("fire_at", equalTo("2030-10-27T00:30:00Z"))
+                .body("fire_at_local", equalTo("2030-10-27T02:30:00+02:00"));
+    }
+
+    @Test
+    void zoneDefaultsToUtc() {
+        Map<String, Object> body = reminderAt(Instant.now());
+        body.remove("fire_at");
+        body.put("local_time", "2030-06-01T09:00:00");
+
+        create(body).statusCode(201)
+                .body("tz", equalTo("UTC"))
+                .body("fire_at", equalTo("2030-06-01T09:00:00Z"))
+                .body("fire_at_local", equalTo("2030-06-01T09:00:00Z"));
+    }
+
+    @Test
+    void expiresAfterSetsExpiresAtFromFireAt() {
+        Map<String, Object> body = reminderAt(Instant.parse("2030-02-01T10:00:00Z"));
+        body.put("expires_after", "PT6H");
+
+        create(body).statusCode(201).body("expires_at", equalTo("2030-02-01T16:00:00Z"));
+    }
+
+    @Test
+    void channelsGoToTheirConfiguredQueues() {
+        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofMinutes(30)));
+        body.put("channel", "sms");
+        long id = createdId(body);
+
+        assertThat(publishedFor(id, "sms-reminders")).hasSize(1);
+        assertThat(publishedFor(id, Api.DEFAULT_QUEUE)).isEmpty();
+    }
+}

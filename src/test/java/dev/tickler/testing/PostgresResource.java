@@ -1,0 +1,40 @@
+package dev.tickler.testing;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.Map;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+/** A real PostgreSQL 17 that the test run starts itself: no Docker, no server installed beforehand. */
+public class PostgresResource implements QuarkusTestResourceLifecycleManager {
+
+    private EmbeddedPostgres postgres;
+
+    @Override
+    public Map<String, String> start() {
+        try {
+            postgres = EmbeddedPostgres.builder().start();
+        } catch (IOException e) {
+            throw new UncheckedIOException("embedded PostgreSQL did not start", e);
+        }
+        int port = postgres.getPort();
+        return Map.of(
+                "quarkus.datasource.reactive.url", "postgresql://127.0.0.1:" + port + "/postgres",
+                "quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres",
+                "quarkus.datasource.username", "postgres",
+                "quarkus.datasource.password", "postgres");
+    }
+
+    @Override
+    public void stop() {
+        if (postgres != null) {
+            try {
+                postgres.close();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+    }
+}
