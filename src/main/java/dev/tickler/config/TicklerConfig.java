@@ -53,6 +53,26 @@ public interface TicklerConfig {
         /** How long a delivering claim holds. */
         @WithDefault("PT5M")
         Duration lease();
+
+        /** A retry that waits at most this long stays in memory; a longer wait goes back to the queue. */
+        @WithName("inline-retry-max")
+        @WithDefault("PT5S")
+        Duration inlineRetryMax();
+
+        /** Claimed reminders waiting for a notifier slot before the receiver answers 503 instead of claiming. */
+        @WithName("max-backlog")
+        @WithDefault("10000")
+        int maxBacklog();
+
+        /** On shutdown, how long in-flight sends may take before their claims are released. */
+        @WithName("shutdown-grace")
+        @WithDefault("PT10S")
+        Duration shutdownGrace();
+
+        /** Poll mode: the pause after a consume that found nothing. */
+        @WithName("poll-interval")
+        @WithDefault("PT1S")
+        Duration pollInterval();
     }
 
     enum DeliveryMode {

@@ -1,7 +1,5 @@
 package dev.tickler.infrai;
 
-import java.time.Duration;
-
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.HeaderParam;
@@ -23,6 +21,7 @@ import io.quarkus.rest.client.reactive.ClientExceptionMapper;
 import io.quarkus.rest.client.reactive.jackson.ClientObjectMapper;
 import io.smallrye.mutiny.Uni;
 
+import dev.tickler.http.RetryAfter;
 import dev.tickler.infrai.InfraiModels.AckRequest;
 import dev.tickler.infrai.InfraiModels.ConsumeRequest;
 import dev.tickler.infrai.InfraiModels.ConsumeResult;
@@ -84,7 +83,7 @@ interface InfraiApi {
         String code = error == null ? "HTTP_" + response.getStatus() : error.code();
         String message = error == null ? "no error envelope in the answer" : error.message();
         if (response.getStatus() == 429) {
-            return new InfraiRateLimitedException(code, message, retryAfter(response));
+            return new InfraiRateLimitedException(code, message, RetryAfter.parse(response.getHeaderString("Retry-After")));
         }
         return new InfraiException(response.getStatus(), code, message);
     }
@@ -98,19 +97,6 @@ interface InfraiApi {
             }
             return new InfraiEnvelope.Error(error.get("code").asText(), error.path("message").asText(""));
         } catch (RuntimeException notJson) {
-            return null;
-        }
-    }
-
-    /** Retry-After in seconds; an absent or HTTP-date value counts as unknown (null). */
-    private static Duration retryAfter(Response response) {
-        String value = response.getHeaderString("Retry-After");
-        if (value == null) {
-            return null;
-        }
-        try {
-            return Duration.ofSeconds(Math.max(0, Long.parseLong(value.trim())));
-        } catch (NumberFormatException httpDate) {
             return null;
         }
     }

@@ -13,9 +13,9 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 
 import dev.tickler.config.TicklerConfig;
+import dev.tickler.time.Pause;
 import dev.tickler.infrai.InfraiModels.AckRequest;
 import dev.tickler.infrai.InfraiModels.ConsumeRequest;
 import dev.tickler.infrai.InfraiModels.ConsumedMessage;
@@ -36,13 +36,13 @@ public class InfraiClient {
 
     private final InfraiApi api;
     private final TicklerConfig.Infrai config;
-    private final Vertx vertx;
+    private final Pause pause;
     private final String authorization;
 
-    public InfraiClient(@RestClient InfraiApi api, TicklerConfig config, Vertx vertx) {
+    public InfraiClient(@RestClient InfraiApi api, TicklerConfig config, Pause pause) {
         this.api = api;
         this.config = config.infrai();
-        this.vertx = vertx;
+        this.pause = pause;
         this.authorization = "Bearer " + this.config.apiKey().orElse("");
     }
 
@@ -111,7 +111,7 @@ public class InfraiClient {
                     if (retriesLeft <= 0 || wait == null || wait.compareTo(config.maxRetryAfter()) > 0) {
                         return Uni.createFrom().failure(failure);
                     }
-                    return pause(wait).chain(() -> withRateLimitRetries(request, retriesLeft - 1));
+                    return pause.of(wait).chain(() -> withRateLimitRetries(request, retriesLeft - 1));
                 });
     }
 
@@ -125,12 +125,6 @@ public class InfraiClient {
                     error == null ? "ok is false and no error was given" : error.message());
         }
         return envelope.data();
-    }
-
-    /** Waits on a Vert.x timer, so the chain resumes on the caller's context (reactive sessions need that). */
-    private Uni<Void> pause(Duration wait) {
-        return Uni.createFrom().emitter(emitter -> vertx.setTimer(Math.max(1, wait.toMillis()),
-                timerId -> emitter.complete(null)));
     }
 
     /** The REST client may wrap what our exception mapper made; anything else is a transport failure. */

@@ -5,6 +5,8 @@ public enum ProblemType {
     VALIDATION("validation", "Request is not valid", 400),
     MALFORMED_JSON("malformed-json", "Body is not valid JSON", 400),
     UNAUTHORIZED("unauthorized", "Missing or unknown API key", 401),
+    BAD_SIGNATURE("bad-signature", "Signature missing or not valid", 401),
+    UNREADABLE_MESSAGE("unreadable-message", "Not a Tickler queue message", 400),
     NOT_FOUND("not-found", "Not found", 404),
     METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", 405),
     NOT_ACCEPTABLE("not-acceptable", "Not acceptable", 406),

@@ -4,8 +4,6 @@ import static dev.tickler.testing.InfraiEmulatorResource.emulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -18,9 +16,10 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.core.Vertx;
 
 import dev.tickler.config.TicklerConfig;
+import dev.tickler.testing.Ports;
+import dev.tickler.time.Pause;
 
 import dev.tickler.infrai.InfraiModels.ConsumedMessage;
 
@@ -37,7 +36,7 @@ class InfraiClientTest {
     TicklerConfig config;
 
     @Inject
-    Vertx vertx;
+    Pause pause;
 
     @Test
     void delayOverTheCeilingIsRefusedBeforeAnyCall() {
@@ -107,15 +106,12 @@ class InfraiClientTest {
     }
 
     @Test
-    void unreachableQueueIsATypedException() throws Exception {
-        int closedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            closedPort = socket.getLocalPort();
-        }
+    void unreachableQueueIsATypedException() {
+        int closedPort = Ports.freePort();
         InfraiApi nowhere = QuarkusRestClientBuilder.newBuilder()
                 .baseUri(URI.create("http://127.0.0.1:" + closedPort))
                 .build(InfraiApi.class);
-        InfraiClient unreachable = new InfraiClient(nowhere, config, vertx);
+        InfraiClient unreachable = new InfraiClient(nowhere, config, pause);
 
         assertThatThrownBy(() -> unreachable.publish(queue(), Map.of(), 0, key()).await().atMost(WAIT))
                 .isInstanceOfSatisfying(InfraiException.class, e -> {
@@ -166,7 +162,7 @@ class InfraiClientTest {
     void queueNamesFollowTheChannelConfiguration() {
         assertThat(infrai.queueFor("sms")).isEqualTo("sms-reminders");
         assertThat(infrai.queueFor("email")).isEqualTo("user-reminders");
-        assertThat(infrai.queues()).containsExactly("user-reminders", "sms-reminders");
+        assertThat(infrai.queues()).containsExactlyInAnyOrder("user-reminders", "sms-reminders", "pushed-reminders");
     }
 
     private static String queue() {

@@ -1,16 +1,30 @@
 package dev.tickler.testing;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.util.Map;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.vertx.core.json.JsonObject;
 
 import dev.tickler.emulator.EmulatorOptions;
 import dev.tickler.emulator.InfraiEmulator;
 
-/** The Infrai emulator on a free loopback port, wired in as the queue API; tests reach it through {@link #emulator()}. */
+/**
+ * The Infrai emulator on a free loopback port, wired in as the queue API. Its queue {@value #PUSHED_QUEUE} (the
+ * push channel's, in tests) has a signed push subscription to the application's own receiver, so the application
+ * gets a test port of its own choosing here. Tests reach the emulator through {@link #emulator()}.
+ */
 public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManager {
 
     public static final String API_KEY = "infrai-test-key";
+    public static final String PUSHED_QUEUE = "pushed-reminders";
+    public static final String PUSH_TOKEN = "push-token-1";
+    public static final String SIGNING_SECRET = "push-signing-secret";
 
     private static volatile InfraiEmulator emulator;
 
@@ -21,9 +35,12 @@ public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManag
     @Override
     public Map<String, String> start() {
         emulator = InfraiEmulator.start(EmulatorOptions.defaults().withApiKey(API_KEY));
+        int appPort = Ports.freePort();
+        subscribe(PUSHED_QUEUE, "http://127.0.0.1:" + appPort + "/q/" + PUSH_TOKEN + "/reminders");
         return Map.of(
                 "tickler.infrai.base-url", emulator.baseUrl(),
-                "tickler.infrai.api-key", API_KEY);
+                "tickler.infrai.api-key", API_KEY,
+                "quarkus.http.test-port", String.valueOf(appPort));
     }
 
     @Override
@@ -31,6 +48,26 @@ public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManag
         if (emulator != null) {
             emulator.close();
             emulator = null;
+        }
+    }
+
+    private static void subscribe(String queue, String url) {
+        JsonObject body = new JsonObject().put("queue", queue).put("url", url).put("secret", SIGNING_SECRET);
+        HttpRequest request = HttpRequest.newBuilder(URI.create(emulator.baseUrl() + "/v1/queue/push_subscribe/" + queue))
+                .header("Authorization", "Bearer " + API_KEY)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.encode()))
+                .build();
+        try {
+            HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("push subscription refused: " + response.body());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 }

@@ -2,9 +2,10 @@ package dev.tickler.testing;
 
 import io.quarkus.test.common.QuarkusTestResource;
 
-/** The real parties every @QuarkusTest talks to, started once for the whole run. */
+/** The real parties every @QuarkusTest talks to, started with the application. */
 @QuarkusTestResource(PostgresResource.class)
 @QuarkusTestResource(InfraiEmulatorResource.class)
+@QuarkusTestResource(NotifierResource.class)
 public final class TestResources {
 
     private TestResources() {

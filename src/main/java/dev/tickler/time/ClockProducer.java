@@ -1,4 +1,4 @@
-package dev.tickler.config;
+package dev.tickler.time;
 
 import java.time.Clock;
 

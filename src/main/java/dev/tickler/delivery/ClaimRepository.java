@@ -1,0 +1,130 @@
+package dev.tickler.delivery;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/**
+ * Claims and settles deliveries. Each is one conditional UPDATE, the honest tool for "exactly one instance
+ * wins", so this talks to the reactive SQL client directly instead of going through Hibernate.
+ */
+@ApplicationScoped
+public class ClaimRepository {
+
+    private static final String CLAIMED_COLUMNS = "id, version, handoff, attempts, user_id, channel, template, "
+            + "data, fire_at, tz, expires_at, lease_until";
+
+    /** A pending row is claimable too: a push with delay 0 can overtake the request that published it. */
+    private static final String CLAIM = "UPDATE reminders SET state = 'delivering', lease_until = $3, updated_at = $4"
+            + " WHERE id = $1 AND version = $2"
+            + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $4))"
+            + " RETURNING " + CLAIMED_COLUMNS;
+
+    /** Every settling write names the claim it holds; a claim taken over by another instance changes nothing. */
+    private static final String HELD = " WHERE id = $1 AND version = $2 AND state = 'delivering' AND lease_until = $3";
+
+    private final Pool pool;
+
+    public ClaimRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    public Uni<Optional<ClaimedReminder>> claim(long id, int version, Instant now, Instant leaseUntil) {
+        return pool.preparedQuery(CLAIM)
+                .execute(Tuple.of(id, version, utc(leaseUntil), utc(now)))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(toClaim(rows.iterator().next())));
+    }
+
+    /** The row's state and version, to say why a message claimed nothing; empty when there is no such row. */
+    public Uni<Optional<Row>> stateOf(long id) {
+        return pool.preparedQuery("SELECT state, version FROM reminders WHERE id = $1")
+                .execute(Tuple.of(id))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next()));
+    }
+
+    public Uni<Boolean> markSent(ClaimedReminder claim, int attempts, Instant now) {
+        return settle("UPDATE reminders SET state = 'sent', sent_at = $4, attempts = $5, last_error = NULL,"
+                + " lease_until = NULL, updated_at = $4" + HELD, claim, utc(now), attempts);
+    }
+
+    public Uni<Boolean> markFailed(ClaimedReminder claim, int attempts, String error, Instant now) {
+        return settle("UPDATE reminders SET state = 'failed', attempts = $5, last_error = $6, lease_until = NULL,"
+                + " updated_at = $4" + HELD, claim, utc(now), attempts, error);
+    }
+
+    public Uni<Boolean> markExpired(ClaimedReminder claim, Instant now) {
+        return settle("UPDATE reminders SET state = 'expired', lease_until = NULL, updated_at = $4" + HELD,
+                claim, utc(now));
+    }
+
+    /** A failed attempt whose retry stays with this instance; the claim is kept. */
+    public Uni<Boolean> recordAttempt(ClaimedReminder claim, int attempts, String error, Instant now) {
+        return settle("UPDATE reminders SET attempts = $5, last_error = $6, updated_at = $4" + HELD,
+                claim, utc(now), attempts, error);
+    }
+
+    /** The retry is on the queue under a new hand-off number; the row waits for it as handed_off. */
+    public Uni<Boolean> handBack(ClaimedReminder claim, int attempts, String error, int handoff, String messageId,
+            Instant now) {
+        return settle("UPDATE reminders SET state = 'handed_off', attempts = $5, last_error = $6, handoff = $7,"
+                        + " message_id = $8, lease_until = NULL, updated_at = $4" + HELD,
+                claim, utc(now), attempts, error, handoff, messageId);
+    }
+
+    /**
+     * The retry could not be put on the queue: the claim is kept but shortened to the retry time, so the
+     * reconciler delivers it again once the lease has run out.
+     */
+    public Uni<Boolean> retryAfterLease(ClaimedReminder claim, int attempts, String error, Instant retryAt,
+            Instant now) {
+        return settle("UPDATE reminders SET attempts = $5, last_error = $6, lease_until = $7, updated_at = $4" + HELD,
+                claim, utc(now), attempts, error, utc(retryAt));
+    }
+
+    /** Shutdown gave the claim up; the reminder is back on the queue under a new hand-off number. */
+    public Uni<Boolean> release(ClaimedReminder claim, int handoff, String messageId, Instant now) {
+        return settle("UPDATE reminders SET state = 'handed_off', handoff = $5, message_id = $6, lease_until = NULL,"
+                + " updated_at = $4" + HELD, claim, utc(now), handoff, messageId);
+    }
+
+    /** Shutdown gave the claim up and the queue could not take it back: the reconciler will. */
+    public Uni<Boolean> endLease(ClaimedReminder claim, Instant now) {
+        return settle("UPDATE reminders SET lease_until = $4, updated_at = $4" + HELD, claim, utc(now));
+    }
+
+    private Uni<Boolean> settle(String sql, ClaimedReminder claim, Object... values) {
+        Tuple parameters = Tuple.of(claim.id(), claim.version(), utc(claim.leaseUntil()));
+        for (Object value : values) {
+            parameters.addValue(value);
+        }
+        return pool.preparedQuery(sql).execute(parameters).map(RowSet::rowCount).map(count -> count == 1);
+    }
+
+    private static ClaimedReminder toClaim(Row row) {
+        JsonObject data = row.getJsonObject("data");
+        return new ClaimedReminder(row.getLong("id"), row.getInteger("version"), row.getInteger("handoff"),
+                row.getInteger("attempts"), row.getString("user_id"), row.getString("channel"),
+                row.getString("template"), data == null ? Map.of() : data.getMap(),
+                instant(row, "fire_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "lease_until"));
+    }
+
+    private static Instant instant(Row row, String column) {
+        OffsetDateTime value = row.getOffsetDateTime(column);
+        return value == null ? null : value.toInstant();
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,23 @@
+package dev.tickler.delivery;
+
+import java.time.Instant;
+import java.util.Map;
+
+import dev.tickler.reminder.ReminderKeys;
+
+/**
+ * A reminder this instance holds in {@code delivering}. {@code leaseUntil} is also the fencing token: every
+ * later write names it, so a claim that expired and was taken over can no longer change the row.
+ */
+public record ClaimedReminder(long id, int version, int handoff, int attempts, String userId, String channel,
+        String template, Map<String, Object> data, Instant fireAt, String tz, Instant expiresAt, Instant leaseUntil) {
+
+    public String sendKey() {
+        return ReminderKeys.sendKey(id, version);
+    }
+
+    public ClaimedReminder withAttempts(int attemptsMade) {
+        return new ClaimedReminder(id, version, handoff, attemptsMade, userId, channel, template, data, fireAt, tz,
+                expiresAt, leaseUntil);
+    }
+}

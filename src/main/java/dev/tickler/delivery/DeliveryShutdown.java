@@ -1,0 +1,63 @@
+package dev.tickler.delivery;
+
+import java.time.Duration;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+
+import org.jboss.logging.Logger;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.smallrye.mutiny.Multi;
+
+import dev.tickler.config.TicklerConfig;
+
+/**
+ * On SIGTERM: stop claiming, give in-flight sends the grace to finish, then release what is still held so it is
+ * delivered again rather than waiting out its lease.
+ */
+@ApplicationScoped
+public class DeliveryShutdown {
+
+    private static final Logger LOG = Logger.getLogger(DeliveryShutdown.class);
+    private static final long POLL_MILLIS = 20;
+
+    private final DeliveryService delivery;
+    private final PollingConsumer poller;
+    private final Duration grace;
+
+    public DeliveryShutdown(DeliveryService delivery, PollingConsumer poller, TicklerConfig config) {
+        this.delivery = delivery;
+        this.poller = poller;
+        this.grace = config.delivery().shutdownGrace();
+    }
+
+    void onShutdown(@Observes ShutdownEvent shutdown) {
+        drain(grace);
+    }
+
+    /** Blocks the stopping thread (never an event loop) for at most the grace, then releases what is left. */
+    void drain(Duration within) {
+        delivery.stopAccepting();
+        poller.stop();
+        long deadline = System.nanoTime() + within.toNanos();
+        while (!delivery.held().isEmpty() && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(POLL_MILLIS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        List<ClaimedReminder> unfinished = List.copyOf(delivery.held().values());
+        if (unfinished.isEmpty()) {
+            return;
+        }
+        LOG.infof("releasing %d deliveries still in flight after %s", unfinished.size(), within);
+        Multi.createFrom().iterable(unfinished)
+                .onItem().transformToUniAndMerge(delivery::release)
+                .collect().last()
+                .await().atMost(Duration.ofSeconds(10));
+    }
+}

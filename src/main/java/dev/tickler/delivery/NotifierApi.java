@@ -1,0 +1,17 @@
+package dev.tickler.delivery;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.HeaderParam;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import io.smallrye.mutiny.Uni;
+
+/** The notification provider's one endpoint, posted to at exactly tickler.notify.url. */
+interface NotifierApi {
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<Response> send(@HeaderParam("Idempotency-Key") String idempotencyKey, NotificationPayload payload);
+}

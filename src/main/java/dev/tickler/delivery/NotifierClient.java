@@ -1,0 +1,92 @@
+package dev.tickler.delivery;
+
+import java.net.URI;
+import java.time.Duration;
+import java.time.temporal.ChronoUnit;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.util.TypeLiteral;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+import io.smallrye.faulttolerance.api.TypedGuard;
+import io.smallrye.mutiny.Uni;
+
+import dev.tickler.config.TicklerConfig;
+import dev.tickler.http.RetryAfter;
+
+/**
+ * The one way to the notification provider: sends with the send key as Idempotency-Key, bounds each call by
+ * tickler.notify.timeout, and turns every answer or failure into a {@link NotifierOutcome}. Callers never see HTTP.
+ */
+@ApplicationScoped
+public class NotifierClient {
+
+    private final Optional<NotifierApi> api;
+    private final TypedGuard<Uni<Response>> guard;
+    private final Duration timeout;
+    private final MeterRegistry registry;
+    private final Counter rateLimited;
+
+    public NotifierClient(TicklerConfig config, MeterRegistry registry) {
+        this.api = config.notifier().url().filter(url -> !url.isBlank()).map(url -> QuarkusRestClientBuilder.newBuilder()
+                .baseUri(URI.create(url))
+                // statuses are outcomes to classify here, not exceptions
+                .property("microprofile.rest.client.disable.default.mapper", true)
+                .build(NotifierApi.class));
+        this.timeout = config.notifier().timeout();
+        this.guard = TypedGuard.create(new TypeLiteral<Uni<Response>>() {
+                })
+                .withTimeout().duration(timeout.toMillis(), ChronoUnit.MILLIS).done()
+                .build();
+        this.registry = registry;
+        this.rateLimited = Counter.builder("tickler.notify.rate.limited")
+                .description("Notifier answers with 429").register(registry);
+    }
+
+    Uni<NotifierOutcome> send(ClaimedReminder claim) {
+        if (api.isEmpty()) {
+            return Uni.createFrom().item(new NotifierOutcome.Retryable("tickler.notify.url is not set", null, false));
+        }
+        NotificationPayload payload = NotificationPayload.of(claim);
+        return guard.get(() -> api.get().send(claim.sendKey(), payload))
+                .map(this::classify)
+                .onFailure().recoverWithItem(this::classifyFailure);
+    }
+
+    private NotifierOutcome classify(Response response) {
+        int status = response.getStatus();
+        response.close();
+        count(status / 100 + "xx");
+        if (status >= 200 && status < 300) {
+            return new NotifierOutcome.Delivered(status);
+        }
+        if (status == 429) {
+            rateLimited.increment();
+            return new NotifierOutcome.Retryable("HTTP 429", RetryAfter.parse(response.getHeaderString("Retry-After")), true);
+        }
+        if (status == 408 || status >= 500) {
+            return new NotifierOutcome.Retryable("HTTP " + status, null, false);
+        }
+        return new NotifierOutcome.Permanent("HTTP " + status);
+    }
+
+    private NotifierOutcome classifyFailure(Throwable failure) {
+        if (failure instanceof TimeoutException) {
+            count("timeout");
+            return new NotifierOutcome.Retryable("no answer within " + timeout, null, false);
+        }
+        count("error");
+        String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
+        return new NotifierOutcome.Retryable("connection failed: " + message, null, false);
+    }
+
+    private void count(String statusClass) {
+        registry.counter("tickler.notify.responses", "class", statusClass).increment();
+    }
+}

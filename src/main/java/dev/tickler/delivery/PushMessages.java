@@ -1,0 +1,69 @@
+package dev.tickler.delivery;
+
+import java.io.IOException;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import dev.tickler.handoff.ReminderMessage;
+
+/** Reads a queue message in either shape of SPEC §4: the published body, or an envelope holding it. */
+final class PushMessages {
+
+    /** The message is not one Tickler published; the detail says what is missing. */
+    static final class Unreadable extends Exception {
+        Unreadable(String detail) {
+            super(detail, null, false, false);
+        }
+    }
+
+    private PushMessages() {
+    }
+
+    static ReminderMessage parse(ObjectMapper mapper, byte[] body) throws Unreadable {
+        JsonNode root;
+        try {
+            root = mapper.readTree(body);
+        } catch (IOException e) {
+            throw new Unreadable("the body is not JSON");
+        }
+        return parse(mapper, root);
+    }
+
+    static ReminderMessage parse(ObjectMapper mapper, JsonNode root) throws Unreadable {
+        JsonNode message = unwrap(mapper, root);
+        JsonNode id = message.get("reminder_id");
+        if (id == null || !id.canConvertToLong() || !id.isIntegralNumber()) {
+            throw new Unreadable("no integer reminder_id in the message");
+        }
+        JsonNode version = message.get("version");
+        if (version == null || !version.isIntegralNumber() || !version.canConvertToInt()) {
+            throw new Unreadable("no integer version in the message");
+        }
+        return new ReminderMessage(id.longValue(), version.intValue());
+    }
+
+    /** The published body itself, or the one held under payload or body (as an object or as JSON text). */
+    private static JsonNode unwrap(ObjectMapper mapper, JsonNode root) throws Unreadable {
+        if (root == null || !root.isObject()) {
+            throw new Unreadable("the body is not a JSON object");
+        }
+        if (root.has("reminder_id")) {
+            return root;
+        }
+        for (String field : new String[] { "payload", "body" }) {
+            JsonNode held = root.get(field);
+            if (held != null && held.isTextual()) {
+                try {
+                    held = mapper.readTree(held.textValue());
+                } catch (IOException e) {
+                    throw new Unreadable(field + " is text but not JSON");
+                }
+            }
+            if (held != null && held.isObject()) {
+                return held;
+            }
+        }
+        return root;
+    }
+}

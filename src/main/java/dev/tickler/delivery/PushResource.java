@@ -1,0 +1,99 @@
+package dev.tickler.delivery;
+
+import java.util.List;
+import java.util.Map;
+
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.smallrye.mutiny.Uni;
+
+import dev.tickler.api.SecretSet;
+import dev.tickler.config.TicklerConfig;
+import dev.tickler.delivery.DeliveryService.Acceptance;
+import dev.tickler.handoff.ReminderMessage;
+import dev.tickler.problem.Problem;
+import dev.tickler.problem.ProblemMappers;
+import dev.tickler.problem.ProblemType;
+
+/**
+ * The push subscription's endpoint (SPEC §4): one atomic claim, then 200 before any notifier call. The path token
+ * is a secret; it is never logged, and a wrong one gets a bare 404.
+ */
+@Path("/q/{token}/reminders")
+public class PushResource {
+
+    private static final Logger LOG = Logger.getLogger(PushResource.class);
+
+    private final SecretSet tokens;
+    private final PushSignature signature;
+    private final String signatureHeader;
+    private final DeliveryService delivery;
+    private final ObjectMapper mapper;
+    private final ProblemMappers problems;
+
+    public PushResource(TicklerConfig config, DeliveryService delivery, ObjectMapper mapper, ProblemMappers problems) {
+        this.tokens = new SecretSet(config.push().tokens().orElse(List.of()));
+        this.signature = config.push().signingSecret().filter(secret -> !secret.isEmpty())
+                .map(PushSignature::new).orElse(null);
+        this.signatureHeader = config.push().signatureHeader();
+        this.delivery = delivery;
+        this.mapper = mapper;
+        this.problems = problems;
+    }
+
+    @POST
+    @Consumes(MediaType.WILDCARD)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(hidden = true)
+    public Uni<Response> receive(@PathParam("token") String token, @Context HttpHeaders headers, byte[] body) {
+        if (!tokens.contains(token)) {
+            return Uni.createFrom().item(Response.status(Response.Status.NOT_FOUND).build());
+        }
+        if (signature != null && !signature.matches(body, headers.getHeaderString(signatureHeader))) {
+            return Uni.createFrom().item(problems.toResponse(Problem.of(ProblemType.BAD_SIGNATURE,
+                    "the body's HMAC-SHA256 in " + signatureHeader + " is missing or does not match")));
+        }
+        ReminderMessage message;
+        try {
+            message = PushMessages.parse(mapper, body);
+        } catch (PushMessages.Unreadable e) {
+            return Uni.createFrom().item(problems.toResponse(Problem.of(ProblemType.UNREADABLE_MESSAGE, e.getMessage())));
+        }
+        return delivery.accept(message)
+                .map(this::answer)
+                .onFailure().recoverWithItem(failure -> {
+                    LOG.warnf("push for reminder %d not claimed, Postgres did not answer: %s", message.reminderId(),
+                            failure.getMessage());
+                    return unavailable("the database cannot be reached; deliver the message again");
+                });
+    }
+
+    private Response answer(Acceptance acceptance) {
+        if (acceptance instanceof Acceptance.Claimed) {
+            return Response.ok(Map.of("result", "claimed")).build();
+        }
+        if (acceptance instanceof Acceptance.NotClaimed ignored) {
+            return Response.ok(Map.of("result", "ignored", "reason", ignored.reason().name().toLowerCase())).build();
+        }
+        return unavailable(((Acceptance.Refused) acceptance).reason());
+    }
+
+    private Response unavailable(String detail) {
+        return Response.fromResponse(problems.toResponse(Problem.of(ProblemType.UNAVAILABLE, detail)))
+                .header("Retry-After", "5")
+                .build();
+    }
+}

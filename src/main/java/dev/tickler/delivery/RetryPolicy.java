@@ -1,0 +1,23 @@
+package dev.tickler.delivery;
+
+import java.time.Duration;
+
+import dev.tickler.config.TicklerConfig;
+
+/** SPEC §5's retry gap: min(backoff-max, backoff-base × 2^(attempts − 1)); the first retry waits backoff-base. */
+final class RetryPolicy {
+
+    private final Duration base;
+    private final Duration max;
+
+    RetryPolicy(TicklerConfig.Notify config) {
+        this.base = config.backoffBase();
+        this.max = config.backoffMax();
+    }
+
+    Duration backoffAfter(int attemptsMade) {
+        int doublings = Math.min(30, Math.max(0, attemptsMade - 1));
+        Duration gap = base.multipliedBy(1L << doublings);
+        return gap.compareTo(max) > 0 ? max : gap;
+    }
+}

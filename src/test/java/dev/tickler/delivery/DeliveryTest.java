@@ -1,0 +1,262 @@
+package dev.tickler.delivery;
+
+import static dev.tickler.testing.Api.api;
+import static dev.tickler.testing.Api.createdId;
+import static dev.tickler.testing.Api.publishedFor;
+import static dev.tickler.testing.Api.reminderAt;
+import static dev.tickler.testing.NotifierResource.notifier;
+import static dev.tickler.testing.Push.message;
+import static dev.tickler.testing.Push.push;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+
+import dev.tickler.emulator.PublishedMessage;
+import dev.tickler.testing.Api;
+import dev.tickler.testing.InfraiEmulatorResource;
+import dev.tickler.testing.NotifierStandIn.Received;
+import dev.tickler.testing.NotifierStandIn.Reply;
+
+/**
+ * Delivery end to end: the emulator pushes to the receiver over HTTP, the receiver claims and answers, and the
+ * notifier stand-in sees what a real provider would. Retry gaps are shortened by the test profile (base 0.2 s,
+ * retries over 0.5 s go back to the queue).
+ */
+@QuarkusTest
+class DeliveryTest {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+    @Test
+    void dueReminderIsPushedClaimedAndSentOnceWithItsSendKey() {
+        Map<String, Object> body = pushReminderAt(Instant.now());
+        body.put("data", Map.of("plan", "pro"));
+        body.put("tz", "Europe/Berlin");
+        long id = createdId(body);
+        String user = (String) body.get("user_id");
+
+        awaitState(id, "sent");
+
+        List<Received> requests = notifier().receivedFor(user);
+        assertThat(requests).hasSize(1);
+        Received request = requests.get(0);
+        assertThat(request.idempotencyKey()).isEqualTo("reminder:" + id + ":0");
+        assertThat(request.body().getMap()).containsOnlyKeys("reminder_id", "user_id", "channel", "template", "data",
+                "fire_at", "tz");
+        assertThat(request.body().getLong("reminder_id")).isEqualTo(id);
+        assertThat(request.body().getString("channel")).isEqualTo("push");
+        assertThat(request.body().getString("template")).isEqualTo("trial_ending");
+        assertThat(request.body().getJsonObject("data").getString("plan")).isEqualTo("pro");
+        assertThat(request.body().getString("fire_at")).isEqualTo(body.get("fire_at"));
+        assertThat(request.body().getString("tz")).isEqualTo("Europe/Berlin");
+        Api.get(id).body("attempts", equalTo(1)).body("sent_at", notNullValue()).body("last_error", nullValue());
+    }
+
+    @Test
+    void reminderIsNotSentBeforeItsTime() {
+        Instant fireAt = Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS).plusSeconds(1);
+        Map<String, Object> body = pushReminderAt(fireAt);
+        long id = createdId(body);
+
+        awaitState(id, "sent");
+
+        assertThat(notifier().receivedFor((String) body.get("user_id"))).singleElement()
+                .satisfies(request -> assertThat(request.at()).isAfterOrEqualTo(fireAt));
+    }
+
+    @Test
+    void twoIdenticalPushesAtTheSameMomentSendOnce() throws Exception {
+        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(1)));
+        long id = createdId(body);
+        CountDownLatch start = new CountDownLatch(1);
+        List<CompletableFuture<String>> results = new ArrayList<>();
+        for (int i = 0; i < 2; i++) {
+            results.add(CompletableFuture.supplyAsync(() -> {
+                awaitQuietly(start);
+                return push(message(id, 0)).statusCode(200).extract().jsonPath().getString("result");
+            }));
+        }
+        start.countDown();
+
+        List<String> outcomes = new ArrayList<>();
+        for (CompletableFuture<String> result : results) {
+            outcomes.add(result.get(10, TimeUnit.SECONDS));
+        }
+        awaitState(id, "sent");
+
+        assertThat(outcomes).containsExactlyInAnyOrder("claimed", "ignored");
+        assertThat(notifier().receivedFor((String) body.get("user_id"))).hasSize(1);
+        push(message(id, 0)).statusCode(200).body("reason", equalTo("duplicate"));
+    }
+
+    @Test
+    void cancelledAfterHandOffIsAcknowledgedAndNotSent() {
+        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(1)));
+        long id = createdId(body);
+        api().delete("/v1/reminders/" + id).then().statusCode(200);
+
+        push(message(id, 0)).statusCode(200)
+                .body("result", equalTo("ignored"))
+                .body("reason", equalTo("stale"));
+
+        Api.get(id).body("state", equalTo("cancelled"));
+        assertThat(notifier().receivedFor((String) body.get("user_id"))).isEmpty();
+    }
+
+    @Test
+    void rescheduledAfterHandOffSendsOnlyTheNewVersion() {
+        Map<String, Object> body = pushReminderAt(Instant.now().plusSeconds(1));
+        long id = createdId(body);
+        String movedTo = Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS).toString();
+        api().body(Map.of("fire_at", movedTo)).patch("/v1/reminders/" + id).then().statusCode(200);
+
+        awaitState(id, "sent");
+        // the first message (version 0) has been pushed and acknowledged too, and sent nothing
+        await().atMost(DEADLINE).until(() -> InfraiEmulatorResource.emulator()
+                .stats(InfraiEmulatorResource.PUSHED_QUEUE).delayedCount() == 0);
+
+        assertThat(notifier().receivedFor((String) body.get("user_id"))).singleElement()
+                .satisfies(request -> assertThat(request.idempotencyKey()).isEqualTo("reminder:" + id + ":1"));
+        Api.get(id).body("version", equalTo(1));
+    }
+
+    @Test
+    void rateLimitWaitsForRetryAfter() {
+        Map<String, Object> body = pushReminderAt(Instant.now());
+        String user = (String) body.get("user_id");
+        notifier().script(user, Reply.rateLimited(1));
+        long id = createdId(body);
+
+        awaitState(id, "sent");
+
+        List<Received> requests = notifier().receivedFor(user);
+        assertThat(requests).hasSize(2);
+        assertThat(Duration.between(requests.get(0).at(), requests.get(1).at()))
+                .isGreaterThanOrEqualTo(Duration.ofMillis(950));
+        assertThat(requests).extracting(Received::idempotencyKey).containsOnly("reminder:" + id + ":0");
+        Api.get(id).body("attempts", equalTo(2));
+    }
+
+    @Test
+    void serverErrorsAreRetriedWithGrowingGapsThenFail() {
+        Map<String, Object> body = pushReminderAt(Instant.now());
+        String user = (String) body.get("user_id");
+        notifier().script(user, Reply.status(503), Reply.status(500), Reply.status(502), Reply.status(408),
+                Reply.status(503));
+        long id = createdId(body);
+
+        awaitState(id, "failed");
+
+        List<Received> requests = notifier().receivedFor(user);
+        assertThat(requests).hasSize(5);
+        List<Duration> gaps = new ArrayList<>();
+        for (int i = 1; i < requests.size(); i++) {
+            gaps.add(Duration.between(requests.get(i - 1).at(), requests.get(i).at()));
+        }
+        // 0.2, 0.4, 0.8, 1.6 s in the test profile: each at least its backoff, each longer than the one before
+        assertThat(gaps.get(0)).isGreaterThanOrEqualTo(Duration.ofMillis(190));
+        assertThat(gaps.get(1)).isGreaterThanOrEqualTo(Duration.ofMillis(390)).isGreaterThan(gaps.get(0));
+        assertThat(gaps.get(2)).isGreaterThanOrEqualTo(Duration.ofMillis(790)).isGreaterThan(gaps.get(1));
+        assertThat(gaps.get(3)).isGreaterThanOrEqualTo(Duration.ofMillis(1590)).isGreaterThan(gaps.get(2));
+        assertThat(requests).extracting(Received::idempotencyKey).containsOnly("reminder:" + id + ":0");
+        Api.get(id)
+                .body("attempts", equalTo(5))
+                .body("last_error", equalTo("HTTP 503 (after 5 attempts)"))
+                .body("sent_at", nullValue());
+        // the two longer waits went back to the queue under new hand-off numbers instead of being held in memory
+        assertThat(publishedFor(id, InfraiEmulatorResource.PUSHED_QUEUE)).extracting(PublishedMessage::idempotencyKey)
+                .containsExactly("reminder:" + id + ":0:0", "reminder:" + id + ":0:1", "reminder:" + id + ":0:2");
+    }
+
+    @Test
+    void clientErrorFailsAtOnceAndRedriveSendsWithTheSameKey() {
+        Map<String, Object> body = pushReminderAt(Instant.now());
+        String user = (String) body.get("user_id");
+        notifier().script(user, Reply.status(400));
+        long id = createdId(body);
+
+        awaitState(id, "failed");
+        Api.get(id).body("attempts", equalTo(1)).body("last_error", equalTo("HTTP 400"));
+
+        api().post("/v1/reminders/" + id + "/redrive").then().statusCode(200);
+        awaitState(id, "sent");
+
+        assertThat(notifier().receivedFor(user)).extracting(Received::idempotencyKey)
+                .containsExactly("reminder:" + id + ":0", "reminder:" + id + ":0");
+        Api.get(id).body("attempts", equalTo(1)).body("last_error", nullValue());
+    }
+
+    @Test
+    void slowNotifierTimesOutAndIsRetried() {
+        Map<String, Object> body = pushReminderAt(Instant.now());
+        String user = (String) body.get("user_id");
+        notifier().script(user, Reply.okAfter(Duration.ofMillis(2500)));
+        long id = createdId(body);
+
+        awaitState(id, "sent");
+
+        assertThat(notifier().receivedFor(user)).hasSize(2);
+        Api.get(id).body("attempts", equalTo(2));
+    }
+
+    @Test
+    void reminderPastItsExpiryIsExpiredNotSent() {
+        Map<String, Object> body = pushReminderAt(Instant.now().minus(Duration.ofMinutes(10)));
+        body.put("expires_after", "PT5M");
+        long id = createdId(body);
+
+        awaitState(id, "expired");
+
+        assertThat(notifier().receivedFor((String) body.get("user_id"))).isEmpty();
+    }
+
+    @Test
+    void acknowledgementComesBeforeTheNotifierAnswers() {
+        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(1)));
+        String user = (String) body.get("user_id");
+        notifier().script(user, Reply.okAfter(Duration.ofSeconds(1)));
+        long id = createdId(body);
+
+        long started = System.nanoTime();
+        push(message(id, 0)).statusCode(200).body("result", equalTo("claimed"));
+        Duration acknowledged = Duration.ofNanos(System.nanoTime() - started);
+
+        assertThat(acknowledged).isLessThan(Duration.ofMillis(800));
+        Api.get(id).body("state", equalTo("delivering"));
+        awaitState(id, "sent");
+    }
+
+    private static Map<String, Object> pushReminderAt(Instant fireAt) {
+        Map<String, Object> body = reminderAt(fireAt);
+        body.put("channel", "push");
+        return body;
+    }
+
+    private static void awaitState(long id, String state) {
+        await().atMost(DEADLINE).untilAsserted(() -> Api.get(id).body("state", equalTo(state)));
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.tickler.testing;
+
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+
+/** Every log record the application writes while it is open, formatted as a log line would carry it. */
+public final class CapturedLogs implements AutoCloseable {
+
+    private final List<String> lines = new CopyOnWriteArrayList<>();
+    private final Handler handler = new Handler() {
+        @Override
+        public void publish(LogRecord record) {
+            String message = record.getMessage();
+            Object[] parameters = record.getParameters();
+            String text = parameters == null || message == null ? String.valueOf(message)
+                    : message + " " + List.of(parameters);
+            lines.add(record.getLoggerName() + " " + text
+                    + (record.getThrown() == null ? "" : " " + record.getThrown()));
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    private CapturedLogs() {
+        Logger.getLogger("").addHandler(handler);
+    }
+
+    public static CapturedLogs start() {
+        return new CapturedLogs();
+    }
+
+    public List<String> lines() {
+        return List.copyOf(lines);
+    }
+
+    @Override
+    public void close() {
+        Logger.getLogger("").removeHandler(handler);
+    }
+}

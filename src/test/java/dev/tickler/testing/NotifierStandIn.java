@@ -1,0 +1,118 @@
+package dev.tickler.testing;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import io.vertx.core.json.JsonObject;
+
+/**
+ * The notification provider as a real HTTP server on loopback. It records every request and answers 200 unless a
+ * test scripted other answers for a user; scripts are per user so tests never see each other's traffic.
+ */
+public final class NotifierStandIn implements AutoCloseable {
+
+    /** One scripted answer: a status, an optional Retry-After, and how long to wait before answering. */
+    public record Reply(int status, Integer retryAfterSeconds, Duration hold) {
+
+        public static Reply status(int status) {
+            return new Reply(status, null, Duration.ZERO);
+        }
+
+        public static Reply rateLimited(int retryAfterSeconds) {
+            return new Reply(429, retryAfterSeconds, Duration.ZERO);
+        }
+
+        public static Reply okAfter(Duration hold) {
+            return new Reply(200, null, hold);
+        }
+    }
+
+    public record Received(Instant at, String idempotencyKey, JsonObject body) {
+
+        public String userId() {
+            return body.getString("user_id");
+        }
+    }
+
+    private final HttpServer server;
+    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final Queue<Received> received = new ConcurrentLinkedQueue<>();
+    private final Map<String, Deque<Reply>> scripts = new ConcurrentHashMap<>();
+
+    private NotifierStandIn() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.createContext("/notify", this::handle);
+        server.setExecutor(executor);
+        server.start();
+    }
+
+    public static NotifierStandIn start() {
+        try {
+            return new NotifierStandIn();
+        } catch (IOException e) {
+            throw new IllegalStateException("notifier stand-in did not start", e);
+        }
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort() + "/notify";
+    }
+
+    /** The next requests for this user get these answers, in order; after them, 200. */
+    public void script(String userId, Reply... replies) {
+        scripts.computeIfAbsent(userId, user -> new ArrayDeque<>()).addAll(List.of(replies));
+    }
+
+    public List<Received> receivedFor(String userId) {
+        return received.stream().filter(request -> userId.equals(request.userId())).toList();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        executor.shutdownNow();
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        try (exchange) {
+            JsonObject body = new JsonObject(new String(exchange.getRequestBody().readAllBytes()));
+            received.add(new Received(Instant.now(), exchange.getRequestHeaders().getFirst("Idempotency-Key"), body));
+            Reply reply = nextReply(body.getString("user_id"));
+            if (!reply.hold().isZero()) {
+                Thread.sleep(reply.hold().toMillis());
+            }
+            if (reply.retryAfterSeconds() != null) {
+                exchange.getResponseHeaders().add("Retry-After", String.valueOf(reply.retryAfterSeconds()));
+            }
+            byte[] answer = "{}".getBytes();
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(reply.status(), answer.length);
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(answer);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private Reply nextReply(String userId) {
+        Deque<Reply> script = userId == null ? null : scripts.get(userId);
+        Reply next = script == null ? null : script.pollFirst();
+        return next == null ? Reply.status(200) : next;
+    }
+}
