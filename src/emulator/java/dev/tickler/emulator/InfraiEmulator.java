@@ -93,6 +93,11 @@ public final class InfraiEmulator implements AutoCloseable {
         publishFaults.latency(latency);
     }
 
+    /** Drops the injected publish errors not used yet, and the latency; queues and messages stay. */
+    public void clearFaults() {
+        publishFaults.clear();
+    }
+
     /** Drops all queues, messages, subscriptions, injected faults and counters. */
     public void reset() {
         broker.reset();

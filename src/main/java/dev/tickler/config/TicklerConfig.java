@@ -133,6 +133,11 @@ public interface TicklerConfig {
         @WithName("time-budget")
         @WithDefault("PT10M")
         Duration timeBudget();
+
+        /** Publishes in flight at once while handing a batch off. */
+        @WithName("publish-concurrency")
+        @WithDefault("128")
+        int publishConcurrency();
     }
 
     interface Infrai {

@@ -1,5 +1,10 @@
 package dev.tickler.testing;
 
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.vertx.mutiny.sqlclient.Pool;
@@ -21,6 +26,18 @@ public class Database {
 
     public void execute(String sql, Object... parameters) {
         pool.preparedQuery(sql).execute(Tuple.from(parameters)).await().indefinitely();
+    }
+
+    /** Parked reminders for one user, one a second from fireAt on, written straight into the table; answers their ids. */
+    public List<Long> insertParked(String userId, int count, Instant fireAt) {
+        List<Long> ids = new ArrayList<>();
+        pool.preparedQuery("INSERT INTO reminders (user_id, channel, template, fire_at, state)"
+                        + " SELECT $1, 'email', 't' || g, $2 + g * interval '1 second', 'pending'"
+                        + " FROM generate_series(1, $3) g RETURNING id")
+                .execute(Tuple.of(userId, fireAt.atOffset(ZoneOffset.UTC), count))
+                .await().indefinitely()
+                .forEach(row -> ids.add(row.getLong(0)));
+        return ids;
     }
 
     public long count(String sql, Object... parameters) {

@@ -1,0 +1,98 @@
+package dev.tickler.sweep;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Function;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+import dev.tickler.handoff.ReminderMessage;
+
+/**
+ * The sweep's SQL. Batches are claimed with FOR UPDATE SKIP LOCKED, so sweeps on many instances share the work
+ * instead of repeating it; that and the batch UPDATE from arrays are why this uses the SQL client directly.
+ */
+@ApplicationScoped
+public class SweepRepository {
+
+    /** A parked reminder inside the window, with what its publish needs. */
+    public record Parked(long id, int version, int handoff, String channel, Instant fireAt) {
+    }
+
+    /** Reads only the partial index on pending rows: rows read ≈ rows handed off. */
+    static final String DUE_PARKED = "SELECT id, version, handoff, channel, fire_at FROM reminders"
+            + " WHERE state = 'pending' AND fire_at <= $1 ORDER BY fire_at LIMIT $2 FOR UPDATE SKIP LOCKED";
+
+    private final Pool pool;
+
+    public SweepRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {
+        return pool.withTransaction(work);
+    }
+
+    public Uni<List<Parked>> lockDueParked(SqlConnection connection, Instant horizon, int batchSize) {
+        return connection.preparedQuery(DUE_PARKED).execute(Tuple.of(utc(horizon), batchSize)).map(rows -> {
+            List<Parked> parked = new ArrayList<>();
+            for (Row row : rows) {
+                parked.add(new Parked(row.getLong("id"), row.getInteger("version"), row.getInteger("handoff"),
+                        row.getString("channel"), row.getOffsetDateTime("fire_at").toInstant()));
+            }
+            return parked;
+        });
+    }
+
+    /** Marks published reminders handed off, each with its message id, in one statement. */
+    public Uni<Integer> markHandedOff(SqlConnection connection, List<Long> ids, List<String> messageIds, Instant now) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return connection.preparedQuery("UPDATE reminders r SET state = 'handed_off', message_id = m.message_id,"
+                        + " updated_at = $3 FROM unnest($1::bigint[], $2::text[]) AS m(id, message_id)"
+                        + " WHERE r.id = m.id AND r.state = 'pending'")
+                .execute(Tuple.of(ids.toArray(Long[]::new), messageIds.toArray(String[]::new), utc(now)))
+                .map(rows -> rows.rowCount());
+    }
+
+    /**
+     * Reminders to deliver again: handed off, overdue by the grace and not handed back within it, or delivering
+     * with a lease that ran out (the instance that claimed them died).
+     */
+    public Uni<List<ReminderMessage>> overdue(Instant overdueBefore, Instant now, int limit) {
+        return pool.preparedQuery("SELECT id, version FROM reminders"
+                        + " WHERE (state = 'handed_off' AND fire_at < $1 AND updated_at < $1)"
+                        + " OR (state = 'delivering' AND lease_until < $2)"
+                        + " ORDER BY id LIMIT $3")
+                .execute(Tuple.of(utc(overdueBefore), utc(now), limit))
+                .map(rows -> {
+                    List<ReminderMessage> overdue = new ArrayList<>();
+                    for (Row row : rows) {
+                        overdue.add(new ReminderMessage(row.getLong("id"), row.getInteger("version")));
+                    }
+                    return overdue;
+                });
+    }
+
+    /** Waiting reminders whose delivery window closed: expired, never sent late. */
+    public Uni<Integer> expireWaiting(Instant now) {
+        return pool.preparedQuery("UPDATE reminders SET state = 'expired', updated_at = $1"
+                        + " WHERE expires_at IS NOT NULL AND expires_at < $1 AND state IN ('pending', 'handed_off')")
+                .execute(Tuple.of(utc(now)))
+                .map(rows -> rows.rowCount());
+    }
+
+    private static OffsetDateTime utc(Instant instant) {
+        return instant.atOffset(ZoneOffset.UTC);
+    }
+}

@@ -1,0 +1,177 @@
+package dev.tickler.sweep;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import org.jboss.logging.Logger;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+
+import dev.tickler.config.TicklerConfig;
+import dev.tickler.delivery.DeliveryService;
+import dev.tickler.delivery.DeliveryService.Acceptance;
+import dev.tickler.handoff.HandOffService;
+import dev.tickler.handoff.ReminderMessage;
+import dev.tickler.infrai.InfraiClient;
+import dev.tickler.reminder.ReminderKeys;
+
+/**
+ * SPEC §6: hand parked reminders that entered the window to the queue, deliver again what was handed off and never
+ * came back or was claimed by an instance that died, and expire what can no longer be sent in time. Safe to run
+ * from many instances at once; all its time comes from the injected clock.
+ */
+@ApplicationScoped
+public class SweepService {
+
+    private static final Logger LOG = Logger.getLogger(SweepService.class);
+
+    /** The queue refuses delays over 7 days; the window must stay below, with room for a slow run. */
+    static final Duration QUEUE_CEILING = Duration.ofSeconds(InfraiClient.MAX_DELAY_SECONDS);
+
+    private final SweepRepository repository;
+    private final InfraiClient infrai;
+    private final DeliveryService delivery;
+    private final Clock clock;
+    private final TicklerConfig.Sweep config;
+    private final MeterRegistry registry;
+    private final Timer duration;
+
+    public SweepService(SweepRepository repository, InfraiClient infrai, DeliveryService delivery, Clock clock,
+            TicklerConfig config, MeterRegistry registry) {
+        this.repository = repository;
+        this.infrai = infrai;
+        this.delivery = delivery;
+        this.clock = clock;
+        this.config = config.sweep();
+        this.registry = registry;
+        this.duration = Timer.builder("tickler.sweep.duration").description("Duration of sweep runs")
+                .register(registry);
+        requireWindowUnderQueueCeiling(this.config.window());
+    }
+
+    /** Refuses a window the queue could not honour, at start-up rather than at the first refused publish. */
+    static void requireWindowUnderQueueCeiling(Duration window) {
+        if (window.isNegative() || window.isZero() || window.compareTo(QUEUE_CEILING) >= 0) {
+            throw new IllegalStateException("tickler.sweep.window is " + window + "; it must be positive and under "
+                    + "7 days (P7D), the queue's delay ceiling, e.g. the default P6D");
+        }
+    }
+
+    public Uni<SweepReport> run() {
+        Instant started = clock.instant();
+        Instant deadline = started.plus(config.timeBudget());
+        AtomicLong handedOff = new AtomicLong();
+        AtomicLong failedPublish = new AtomicLong();
+        AtomicLong reconciled = new AtomicLong();
+        AtomicLong expired = new AtomicLong();
+        // expiry first: what can no longer be sent in time is neither handed off nor delivered again
+        return repository.expireWaiting(now())
+                .invoke(expired::set)
+                .chain(() -> handOffParked(deadline, handedOff, failedPublish))
+                .chain(() -> reconcile(deadline, reconciled))
+                .map(ignored -> {
+                    long millis = Duration.between(started, clock.instant()).toMillis();
+                    SweepReport report = new SweepReport(handedOff.get(), failedPublish.get(), reconciled.get(),
+                            expired.get(), millis);
+                    record(report);
+                    return report;
+                });
+    }
+
+    /** Batch after batch until a batch comes back short (nothing left in the window) or the budget is spent. */
+    private Uni<Void> handOffParked(Instant deadline, AtomicLong handedOff, AtomicLong failedPublish) {
+        return repository.inTransaction(connection -> handOffBatch(connection, handedOff, failedPublish))
+                .chain(batchSize -> batchSize < config.batchSize() || clock.instant().isAfter(deadline)
+                        ? Uni.createFrom().voidItem()
+                        : handOffParked(deadline, handedOff, failedPublish));
+    }
+
+    /**
+     * Locks one batch, publishes it with bounded concurrency, marks what was published, and commits: the locks
+     * keep a racing sweep off these rows, and a row whose publish failed stays pending for the next run under the
+     * same publish key. Answers how many rows the batch held.
+     */
+    private Uni<Integer> handOffBatch(SqlConnection connection, AtomicLong handedOff, AtomicLong failedPublish) {
+        Instant now = now();
+        return repository.lockDueParked(connection, now.plus(config.window()), config.batchSize())
+                .chain(batch -> Multi.createFrom().iterable(batch)
+                        .onItem().transformToUni(parked -> publish(parked, now))
+                        .merge(config.publishConcurrency())
+                        .collect().asList()
+                        .chain(published -> {
+                            List<Long> ids = new ArrayList<>();
+                            List<String> messageIds = new ArrayList<>();
+                            for (Published result : published) {
+                                if (result.messageId() != null) {
+                                    ids.add(result.id());
+                                    messageIds.add(result.messageId());
+                                }
+                            }
+                            failedPublish.addAndGet(batch.size() - ids.size());
+                            return repository.markHandedOff(connection, ids, messageIds, now);
+                        })
+                        .invoke(handedOff::addAndGet)
+                        .replaceWith(batch.size()));
+    }
+
+    private record Published(long id, String messageId) {
+    }
+
+    private Uni<Published> publish(SweepRepository.Parked parked, Instant now) {
+        return infrai.publish(infrai.queueFor(parked.channel()), new ReminderMessage(parked.id(), parked.version()),
+                        HandOffService.delaySeconds(parked.fireAt(), now),
+                        ReminderKeys.publishKey(parked.id(), parked.version(), parked.handoff()))
+                .map(messageId -> new Published(parked.id(), messageId))
+                .onFailure().recoverWithItem(failure -> {
+                    LOG.warnf("sweep could not hand off reminder %d, it stays pending: %s", parked.id(),
+                            failure.getMessage());
+                    return new Published(parked.id(), null);
+                });
+    }
+
+    /** Claims overdue reminders through the receiver's own claim and waits for their delivery to settle. */
+    private Uni<Void> reconcile(Instant deadline, AtomicLong reconciled) {
+        Instant now = now();
+        return repository.overdue(now.minus(config.grace()), now, config.batchSize())
+                .chain(overdue -> Multi.createFrom().iterable(overdue)
+                        .onItem().transformToUni(delivery::accept)
+                        .merge(config.publishConcurrency())
+                        .onItem().transformToUni(acceptance -> {
+                            if (acceptance instanceof Acceptance.Claimed claimed) {
+                                reconciled.incrementAndGet();
+                                return claimed.settled();
+                            }
+                            return Uni.createFrom().voidItem();
+                        })
+                        .merge(config.publishConcurrency())
+                        .collect().asList()
+                        .chain(ignored -> overdue.size() < config.batchSize() || clock.instant().isAfter(deadline)
+                                ? Uni.createFrom().voidItem()
+                                : reconcile(deadline, reconciled)));
+    }
+
+    private void record(SweepReport report) {
+        registry.counter("tickler.sweep.handed.off").increment(report.handedOff());
+        registry.counter("tickler.sweep.failed.publish").increment(report.failedPublish());
+        registry.counter("tickler.sweep.reconciled").increment(report.reconciled());
+        registry.counter("tickler.sweep.expired").increment(report.expired());
+        duration.record(Duration.ofMillis(report.durationMs()));
+        LOG.infof("sweep: %d handed off, %d failed to publish, %d reconciled, %d expired in %d ms",
+                report.handedOff(), report.failedPublish(), report.reconciled(), report.expired(), report.durationMs());
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+}

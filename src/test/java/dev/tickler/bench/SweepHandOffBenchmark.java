@@ -1,0 +1,71 @@
+package dev.tickler.bench;
+
+import static dev.tickler.testing.InfraiEmulatorResource.emulator;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+
+import dev.tickler.sweep.SweepReport;
+import dev.tickler.sweep.SweepService;
+import dev.tickler.testing.Api;
+import dev.tickler.testing.Database;
+import dev.tickler.testing.MovableClock;
+
+/**
+ * Hand-offs per second of one sweep against the emulator with 20 ms added to every publish, for 10,000 and
+ * 100,000 parked reminders made due by moving the clock. Prints its figures; run with
+ * {@code mvn -Pbenchmark test -Dtest=SweepHandOffBenchmark}.
+ */
+@QuarkusTest
+@Tag("benchmark")
+@TestProfile(PushAcknowledgeBenchmark.Quiet.class)
+class SweepHandOffBenchmark {
+
+    private static final Duration PUBLISH_LATENCY = Duration.ofMillis(20);
+
+    @Inject
+    SweepService sweep;
+
+    @Inject
+    Database database;
+
+    @Inject
+    MovableClock clock;
+
+    @AfterEach
+    void cleanUp() {
+        clock.reset();
+        emulator().clearFaults();
+    }
+
+    @Test
+    void handOffsPerSecondWithTwentyMillisecondPublishes() {
+        emulator().publishLatency(PUBLISH_LATENCY);
+        System.out.println("sweep hand-off benchmark, " + PUBLISH_LATENCY.toMillis() + " ms per publish");
+        long offsetDays = 0;
+        for (int parked : new int[] { 10_000, 100_000 }) {
+            offsetDays += 30;
+            database.insertParked(Api.newUser(), parked, Instant.now().plus(Duration.ofDays(offsetDays)));
+            clock.reset();
+            clock.moveBy(Duration.ofDays(offsetDays).minusDays(1));
+
+            SweepReport report = sweep.run().await().atMost(Duration.ofMinutes(10));
+
+            double perSecond = report.handedOff() * 1000.0 / Math.max(1, report.durationMs());
+            System.out.printf("parked %7d  handed off %7d  failed %d  in %6d ms  = %7.0f hand-offs/s%n", parked,
+                    report.handedOff(), report.failedPublish(), report.durationMs(), perSecond);
+            assertThat(report.handedOff()).isGreaterThanOrEqualTo(parked);
+            assertThat(report.failedPublish()).isZero();
+        }
+    }
+}
