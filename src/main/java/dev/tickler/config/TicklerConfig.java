@@ -26,6 +26,14 @@ public interface TicklerConfig {
 
     Infrai infrai();
 
+    Metrics metrics();
+
+    interface Metrics {
+        /** How often the gauges read from Postgres and Infrai (reminders by state, oldest overdue, queue gap) refresh. */
+        @WithDefault("15s")
+        String refresh();
+    }
+
     interface Api {
         /** Bearer keys accepted on /v1; none configured means every call is refused. */
         Optional<List<String>> keys();

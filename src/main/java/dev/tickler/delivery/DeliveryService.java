@@ -13,6 +13,7 @@ import org.jboss.logging.Logger;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.config.TicklerConfig;
@@ -59,6 +60,7 @@ public class DeliveryService {
     private final int maxAttempts;
     private final RetryPolicy retryPolicy;
     private final AdaptiveConcurrency concurrency;
+    private final Timer dispatchLag;
     private final Map<Long, ClaimedReminder> held = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
@@ -74,6 +76,12 @@ public class DeliveryService {
         this.maxAttempts = config.notifier().maxAttempts();
         this.retryPolicy = new RetryPolicy(config.notifier());
         this.concurrency = new AdaptiveConcurrency(config.notifier().concurrency());
+        this.dispatchLag = Timer.builder("tickler.dispatch.lag")
+                .description("From fire_at to the notifier's 2xx")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofMillis(10))
+                .maximumExpectedValue(Duration.ofHours(1))
+                .register(registry);
         Gauge.builder("tickler.notify.concurrency.limit", concurrency, AdaptiveConcurrency::limit)
                 .description("Current ceiling of in-flight notifier calls; shrinks on 429").register(registry);
         Gauge.builder("tickler.delivery.held", held, Map::size)
@@ -150,6 +158,7 @@ public class DeliveryService {
         int attempts = claim.attempts() + 1;
         if (outcome instanceof NotifierOutcome.Delivered) {
             concurrency.succeeded();
+            dispatchLag.record(Duration.between(claim.fireAt(), clock.instant()));
             return claims.markSent(claim, attempts, now()).invoke(settled -> logLostClaim(claim, settled))
                     .replaceWithVoid();
         }

@@ -21,6 +21,7 @@ import io.restassured.http.ContentType;
 
 import dev.tickler.testing.Api;
 import dev.tickler.testing.CapturedLogs;
+import dev.tickler.testing.Metrics;
 
 /** The receiver's answers: tokens, body shapes, bad input, and what a message that claims nothing gets. */
 @QuarkusTest
@@ -39,7 +40,7 @@ class PushReceiverTest {
 
             Api.get(id).statusCode(200);
 
-            String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+            String metrics = Metrics.page();
             assertThat(metrics).doesNotContain(wrongToken).doesNotContain("push-token-1").doesNotContain("push-token-2");
             // the capture works: the access log line of the API call is there
             await().atMost(DEADLINE).until(() -> logs.lines().stream()

@@ -17,7 +17,7 @@ import dev.tickler.emulator.InfraiEmulator;
 /**
  * The Infrai emulator on a free loopback port, wired in as the queue API. Its queue {@value #PUSHED_QUEUE} (the
  * push channel's, in tests) has a signed push subscription to the application's own receiver, so the application
- * gets a test port of its own choosing here. Tests reach the emulator through {@link #emulator()}.
+ * gets its test ports (public and management) chosen here. Tests reach the emulator through {@link #emulator()}.
  */
 public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManager {
 
@@ -27,20 +27,28 @@ public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManag
     public static final String SIGNING_SECRET = "push-signing-secret";
 
     private static volatile InfraiEmulator emulator;
+    private static volatile int managementPort;
 
     public static InfraiEmulator emulator() {
         return emulator;
+    }
+
+    /** The management interface's port (health, metrics, OpenAPI) of the application under test. */
+    public static int managementPort() {
+        return managementPort;
     }
 
     @Override
     public Map<String, String> start() {
         emulator = InfraiEmulator.start(EmulatorOptions.defaults().withApiKey(API_KEY));
         int appPort = Ports.freePort();
+        managementPort = Ports.freePort();
         subscribe(PUSHED_QUEUE, "http://127.0.0.1:" + appPort + "/q/" + PUSH_TOKEN + "/reminders");
         return Map.of(
                 "tickler.infrai.base-url", emulator.baseUrl(),
                 "tickler.infrai.api-key", API_KEY,
-                "quarkus.http.test-port", String.valueOf(appPort));
+                "quarkus.http.test-port", String.valueOf(appPort),
+                "quarkus.management.test-port", String.valueOf(managementPort));
     }
 
     @Override

@@ -11,9 +11,15 @@ public final class Metrics {
     private Metrics() {
     }
 
-    /** The value of an unlabelled sample, 0 when it is not exported yet. */
+    /** The whole Prometheus page from the management interface. */
+    public static String page() {
+        return given().port(InfraiEmulatorResource.managementPort()).get("/q/metrics").then().statusCode(200)
+                .extract().asString();
+    }
+
+    /** The value of a sample (the first, when labelled), 0 when it is not exported yet. */
     public static double value(String name) {
-        String text = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String text = page();
         Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(?:\\{[^}]*\\})? ([0-9.eE+-]+)$").matcher(text);
         return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
     }

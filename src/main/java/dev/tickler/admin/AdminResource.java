@@ -1,0 +1,112 @@
+package dev.tickler.admin;
+
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotNull;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+
+import dev.tickler.api.SecretSet;
+import dev.tickler.config.TicklerConfig;
+import dev.tickler.infrai.InfraiClient;
+import dev.tickler.observability.ReminderStatistics;
+import dev.tickler.problem.ProblemException;
+
+/** Operator calls under /v1/admin (same API keys): wire the push subscription, and compare the queue with the table. */
+@Path("/v1/admin")
+@Produces(MediaType.APPLICATION_JSON)
+public class AdminResource {
+
+    /** The public base URL the receiver is reached at, and the path token to register. */
+    public record SubscriptionRequest(
+            @NotBlank(message = "is required") String baseUrl,
+            @NotBlank(message = "is required") String token) {
+    }
+
+    public record QueueSubscription(String queue, String url, JsonNode subscription) {
+    }
+
+    public record QueueView(String queue, long delayedCount, JsonNode stats) {
+    }
+
+    public record QueuesView(List<QueueView> queues, Map<String, Long> reminders) {
+    }
+
+    private final InfraiClient infrai;
+    private final ReminderStatistics statistics;
+    private final SecretSet tokens;
+    private final String signingSecret;
+
+    public AdminResource(InfraiClient infrai, ReminderStatistics statistics, TicklerConfig config) {
+        this.infrai = infrai;
+        this.statistics = statistics;
+        this.tokens = new SecretSet(config.push().tokens().orElse(List.of()));
+        this.signingSecret = config.push().signingSecret().orElse("");
+    }
+
+    /**
+     * Registers {base_url}/q/{token}/reminders as the push subscription of every queue Tickler publishes to, with
+     * the signing secret when one is configured. Infrai checks neither the URL nor offers an unsubscribe, so the
+     * token is checked here: one this instance does not accept would have every push answered 404.
+     */
+    @POST
+    @Path("/push-subscriptions")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<List<QueueSubscription>> subscribe(@Valid @NotNull(message = "a JSON object is required")
+            SubscriptionRequest request) {
+        URI base = parseBaseUrl(request.baseUrl());
+        if (!tokens.contains(request.token())) {
+            throw ProblemException.invalid("token", "is not one of tickler.push.tokens; every push to it would be refused");
+        }
+        String url = base.toString().replaceAll("/+$", "") + "/q/" + request.token() + "/reminders";
+        return Multi.createFrom().iterable(infrai.queues())
+                .onItem().transformToUniAndConcatenate(queue -> infrai.subscribePush(queue, url, signingSecret)
+                        .map(subscription -> new QueueSubscription(queue, url, subscription)))
+                .collect().asList();
+    }
+
+    /** Every queue's own counts beside the table's, so a gap between delayed_count and handed_off rows shows. */
+    @GET
+    @Path("/queues")
+    public Uni<QueuesView> queues() {
+        Uni<List<QueueView>> queues = Multi.createFrom().iterable(infrai.queues())
+                .onItem().transformToUniAndConcatenate(queue -> infrai.stats(queue)
+                        .map(stats -> new QueueView(queue, stats.delayedCount(), stats.raw())))
+                .collect().asList();
+        Uni<Map<String, Long>> reminders = statistics.countByState().map(counts -> {
+            Map<String, Long> byName = new LinkedHashMap<>();
+            counts.forEach((state, count) -> byName.put(state.wireName(), count));
+            return byName;
+        });
+        return Uni.combine().all().unis(queues, reminders).asTuple()
+                .map(both -> new QueuesView(new ArrayList<>(both.getItem1()), both.getItem2()));
+    }
+
+    private static URI parseBaseUrl(String baseUrl) {
+        try {
+            URI uri = URI.create(baseUrl);
+            if (uri.isAbsolute() && ("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
+                    && uri.getHost() != null && uri.getQuery() == null && uri.getFragment() == null) {
+                return uri;
+            }
+        } catch (IllegalArgumentException notAUri) {
+            // answered below
+        }
+        throw ProblemException.invalid("base_url", "must be an absolute http(s) URL without query, e.g. https://tickler.example.com");
+    }
+}

@@ -1,0 +1,59 @@
+package dev.tickler.observability;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+import dev.tickler.reminder.ReminderState;
+import dev.tickler.reminder.WireNamed;
+
+/** Aggregate questions about the reminders table, for the gauges and the admin view. */
+@ApplicationScoped
+public class ReminderStatistics {
+
+    private final Pool pool;
+
+    public ReminderStatistics(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Every state, with 0 for those that have no rows. */
+    public Uni<Map<ReminderState, Long>> countByState() {
+        return pool.query("SELECT state, count(*) FROM reminders GROUP BY state").execute().map(rows -> {
+            Map<ReminderState, Long> counts = new EnumMap<>(ReminderState.class);
+            for (ReminderState state : ReminderState.values()) {
+                counts.put(state, 0L);
+            }
+            for (Row row : rows) {
+                WireNamed.find(ReminderState.class, row.getString(0)).ifPresent(state -> counts.put(state, row.getLong(1)));
+            }
+            return counts;
+        });
+    }
+
+    /** fire_at of the oldest reminder that is due and not yet delivered. */
+    public Uni<Optional<Instant>> oldestOverdue(Instant now) {
+        return pool.preparedQuery("SELECT min(fire_at) FROM reminders"
+                        + " WHERE state IN ('pending', 'handed_off', 'delivering') AND fire_at < $1")
+                .execute(Tuple.of(now.atOffset(ZoneOffset.UTC)))
+                .map(rows -> Optional.ofNullable(rows.iterator().next().getOffsetDateTime(0))
+                        .map(OffsetDateTime::toInstant));
+    }
+
+    /** Handed-off reminders not yet due: what the queue should be holding as delayed. */
+    public Uni<Long> handedOffAhead(Instant now) {
+        return pool.preparedQuery("SELECT count(*) FROM reminders WHERE state = 'handed_off' AND fire_at > $1")
+                .execute(Tuple.of(now.atOffset(ZoneOffset.UTC)))
+                .map(rows -> rows.iterator().next().getLong(0));
+    }
+}
