@@ -93,6 +93,11 @@ public final class InfraiEmulator implements AutoCloseable {
         publishFaults.latency(latency);
     }
 
+    /** The same as a push_subscribe call: due messages of the queue are pushed to the URL, signed when a secret is given. */
+    public void subscribePush(String queue, String url, String secret) {
+        broker.subscribe(queue, url, secret);
+    }
+
     /** Drops the injected publish errors not used yet, and the latency; queues and messages stay. */
     public void clearFaults() {
         publishFaults.clear();

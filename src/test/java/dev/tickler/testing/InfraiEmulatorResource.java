@@ -1,15 +1,8 @@
 package dev.tickler.testing;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.util.Map;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
-import io.vertx.core.json.JsonObject;
 
 import dev.tickler.emulator.EmulatorOptions;
 import dev.tickler.emulator.InfraiEmulator;
@@ -43,7 +36,7 @@ public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManag
         emulator = InfraiEmulator.start(EmulatorOptions.defaults().withApiKey(API_KEY));
         int appPort = Ports.freePort();
         managementPort = Ports.freePort();
-        subscribe(PUSHED_QUEUE, "http://127.0.0.1:" + appPort + "/q/" + PUSH_TOKEN + "/reminders");
+        emulator.subscribePush(PUSHED_QUEUE, "http://127.0.0.1:" + appPort + "/q/" + PUSH_TOKEN + "/reminders", SIGNING_SECRET);
         return Map.of(
                 "tickler.infrai.base-url", emulator.baseUrl(),
                 "tickler.infrai.api-key", API_KEY,
@@ -56,26 +49,6 @@ public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManag
         if (emulator != null) {
             emulator.close();
             emulator = null;
-        }
-    }
-
-    private static void subscribe(String queue, String url) {
-        JsonObject body = new JsonObject().put("queue", queue).put("url", url).put("secret", SIGNING_SECRET);
-        HttpRequest request = HttpRequest.newBuilder(URI.create(emulator.baseUrl() + "/v1/queue/push_subscribe/" + queue))
-                .header("Authorization", "Bearer " + API_KEY)
-                .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body.encode()))
-                .build();
-        try {
-            HttpResponse<String> response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("push subscription refused: " + response.body());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
     }
 }
