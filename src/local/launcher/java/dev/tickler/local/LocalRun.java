@@ -20,8 +20,9 @@ public class LocalRun {
         config.forEach(System::setProperty);
         // readable log lines on a terminal, as in dev mode
         System.setProperty("quarkus.log.console.json.enabled", "false");
-        System.out.printf("local stack up: API key %s, push token %s; Tickler on http://localhost:%d%n",
-                LocalStack.API_KEY, LocalStack.PUSH_TOKEN, appPort);
+        System.out.printf("local stack up: API key %s, push token %s, database %s (user postgres); "
+                + "Tickler on http://localhost:%d%n", LocalStack.API_KEY, LocalStack.PUSH_TOKEN,
+                config.get("quarkus.datasource.jdbc.url"), appPort);
         Quarkus.run(args);
     }
 }

@@ -1,0 +1,92 @@
+package dev.tickler.deploy;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.Yaml;
+
+/** Every manifest under deploy/ parses and says what it is; the services probe the management port. */
+class DeployManifestsTest {
+
+    private static final Path DEPLOY = Path.of("deploy");
+
+    @Test
+    void everyManifestParsesAndNamesItsKind() throws IOException {
+        List<Map<String, Object>> documents = documents();
+
+        assertThat(documents).hasSizeGreaterThanOrEqualTo(7);
+        for (Map<String, Object> document : documents) {
+            assertThat(document).containsKeys("apiVersion", "kind", "metadata");
+            assertThat(map(document, "metadata")).containsKey("name");
+        }
+        assertThat(documents).extracting(document -> document.get("kind"))
+                .contains("Service", "Secret", "ConfigMap", "Job", "CloudSchedulerJob");
+    }
+
+    @Test
+    void servicesProbeTheManagementHealthAndTakeSecretsFromTheEnvironment() throws IOException {
+        List<Map<String, Object>> services = documents().stream()
+                .filter(document -> "serving.knative.dev/v1".equals(document.get("apiVersion"))).toList();
+
+        assertThat(services).hasSizeGreaterThanOrEqualTo(3);
+        for (Map<String, Object> service : services) {
+            Map<String, Object> container = container(service);
+            Map<String, Object> probe = map(container, container.containsKey("readinessProbe") ? "readinessProbe"
+                    : "startupProbe");
+            assertThat(map(probe, "httpGet")).containsEntry("port", 9000).containsEntry("path", "/q/health/ready");
+            assertThat(String.valueOf(container)).containsAnyOf("secretRef", "secretKeyRef");
+        }
+    }
+
+    @Test
+    void cloudRunKeepsTheCpuAfterTheResponse() throws IOException {
+        Map<String, Object> cloudRun = documents(DEPLOY.resolve("cloudrun/service.yaml")).get(0);
+        Map<String, Object> annotations = map(map(map(map(cloudRun, "spec"), "template"), "metadata"), "annotations");
+
+        assertThat(annotations).containsEntry("run.googleapis.com/cpu-throttling", "false");
+    }
+
+    private static List<Map<String, Object>> documents() throws IOException {
+        List<Map<String, Object>> documents = new ArrayList<>();
+        try (Stream<Path> files = Files.walk(DEPLOY)) {
+            for (Path file : files.filter(path -> path.toString().endsWith(".yaml")).sorted().toList()) {
+                documents.addAll(documents(file));
+            }
+        }
+        return documents;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> documents(Path file) throws IOException {
+        List<Map<String, Object>> documents = new ArrayList<>();
+        try (Reader reader = Files.newBufferedReader(file)) {
+            for (Object document : new Yaml().loadAll(reader)) {
+                assertThat(document).as("a document of %s", file).isInstanceOf(Map.class);
+                documents.add((Map<String, Object>) document);
+            }
+        }
+        return documents;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Map<String, Object> parent, String key) {
+        assertThat(parent).containsKey(key);
+        return (Map<String, Object>) parent.get(key);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> container(Map<String, Object> service) {
+        List<Object> containers = (List<Object>) map(map(map(service, "spec"), "template"), "spec").get("containers");
+        assertThat(containers).isNotEmpty();
+        return (Map<String, Object>) containers.get(0);
+    }
+}
