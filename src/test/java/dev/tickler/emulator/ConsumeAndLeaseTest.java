@@ -9,28 +9,15 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class ConsumeAndLeaseTest {
+class ConsumeAndLeaseTest extends EmulatorTestBase {
 
-    private static final String QUEUE = "reminders";
-    private static final JsonObject REMINDER = new JsonObject().put("reminder_id", 8801).put("version", 0);
     private static final Duration LEASE = Duration.ofSeconds(1);
 
-    private InfraiEmulator emulator;
-    private InfraiTestClient client;
-
-    @BeforeEach
-    void startEmulator() {
-        emulator = InfraiEmulator.start(EmulatorOptions.defaults().withLease(LEASE));
-        client = new InfraiTestClient(emulator);
-    }
-
-    @AfterEach
-    void stopEmulator() {
-        emulator.close();
+    @Override
+    EmulatorOptions options() {
+        return EmulatorOptions.defaults().withLease(LEASE);
     }
 
     @Test

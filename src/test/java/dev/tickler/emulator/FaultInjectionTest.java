@@ -4,30 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tickler.emulator.InfraiTestClient.Reply;
-import io.vertx.core.json.JsonObject;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class FaultInjectionTest {
-
-    private static final String QUEUE = "reminders";
-    private static final JsonObject REMINDER = new JsonObject().put("reminder_id", 8801).put("version", 0);
-
-    private InfraiEmulator emulator;
-    private InfraiTestClient client;
-
-    @BeforeEach
-    void startEmulator() {
-        emulator = InfraiEmulator.start(EmulatorOptions.defaults());
-        client = new InfraiTestClient(emulator);
-    }
-
-    @AfterEach
-    void stopEmulator() {
-        emulator.close();
-    }
+class FaultInjectionTest extends EmulatorTestBase {
 
     @Test
     void failNextPublishesAnswersTheErrorAndCreatesNothing() {

@@ -11,28 +11,9 @@ import io.vertx.core.json.JsonObject;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class PublishTest {
-
-    private static final String QUEUE = "reminders";
-    private static final JsonObject REMINDER = new JsonObject().put("reminder_id", 8801).put("version", 0);
-
-    private InfraiEmulator emulator;
-    private InfraiTestClient client;
-
-    @BeforeEach
-    void startEmulator() {
-        emulator = InfraiEmulator.start(EmulatorOptions.defaults());
-        client = new InfraiTestClient(emulator);
-    }
-
-    @AfterEach
-    void stopEmulator() {
-        emulator.close();
-    }
+class PublishTest extends EmulatorTestBase {
 
     @Test
     void negativeDelayIsRefused() {

@@ -3,28 +3,9 @@ package dev.tickler.emulator;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.vertx.core.json.JsonObject;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-class QueueStatsTest {
-
-    private static final String QUEUE = "reminders";
-    private static final JsonObject REMINDER = new JsonObject().put("reminder_id", 8801).put("version", 0);
-
-    private InfraiEmulator emulator;
-    private InfraiTestClient client;
-
-    @BeforeEach
-    void startEmulator() {
-        emulator = InfraiEmulator.start(EmulatorOptions.defaults());
-        client = new InfraiTestClient(emulator);
-    }
-
-    @AfterEach
-    void stopEmulator() {
-        emulator.close();
-    }
+class QueueStatsTest extends EmulatorTestBase {
 
     @Test
     void statsCountDelayedReadyInFlightPublishedAndAcked() {

@@ -170,12 +170,7 @@ class RegistrationTest {
 
     @Test
     void localTimeIsReadInItsZone() {
-        Map<String, Object> body = reminderAt(Instant.now());
-        body.remove("fire_at");
-        body.put("local_time", "2030-12-01T09:00");
-        body.put("tz", "Europe/Berlin");
-
-        create(body).statusCode(201)
+        create(atLocalTime("2030-12-01T09:00", "Europe/Berlin")).statusCode(201)
                 .body("fire_at", equalTo("2030-12-01T08:00:00Z"))
                 .body("fire_at_local", equalTo("2030-12-01T09:00:00+01:00"))
                 .body("tz", equalTo("Europe/Berlin"));
@@ -183,35 +178,21 @@ class RegistrationTest {
 
     @Test
     void localTimeInADaylightSavingGapMovesForwardByTheGap() {
-        Map<String, Object> body = reminderAt(Instant.now());
-        body.remove("fire_at");
-        body.put("local_time", "2030-03-31T02:30");
-        body.put("tz", "Europe/Berlin");
-
-        create(body).statusCode(201)
+        create(atLocalTime("2030-03-31T02:30", "Europe/Berlin")).statusCode(201)
                 .body("fire_at", equalTo("2030-03-31T01:30:00Z"))
                 .body("fire_at_local", equalTo("2030-03-31T03:30:00+02:00"));
     }
 
     @Test
     void localTimeInADaylightSavingOverlapTakesTheEarlierOffset() {
-        Map<String, Object> body = reminderAt(Instant.now());
-        body.remove("fire_at");
-        body.put("local_time", "2030-10-27T02:30");
-        body.put("tz", "Europe/Berlin");
-
-        create(body).statusCode(201)
+        create(atLocalTime("2030-10-27T02:30", "Europe/Berlin")).statusCode(201)
                 .body("fire_at", equalTo("2030-10-27T00:30:00Z"))
                 .body("fire_at_local", equalTo("2030-10-27T02:30:00+02:00"));
     }
 
     @Test
     void zoneDefaultsToUtc() {
-        Map<String, Object> body = reminderAt(Instant.now());
-        body.remove("fire_at");
-        body.put("local_time", "2030-06-01T09:00:00");
-
-        create(body).statusCode(201)
+        create(atLocalTime("2030-06-01T09:00:00", null)).statusCode(201)
                 .body("tz", equalTo("UTC"))
                 .body("fire_at", equalTo("2030-06-01T09:00:00Z"))
                 .body("fire_at_local", equalTo("2030-06-01T09:00:00Z"));
@@ -233,5 +214,16 @@ class RegistrationTest {
 
         assertThat(publishedFor(id, "sms-reminders")).hasSize(1);
         assertThat(publishedFor(id, Api.DEFAULT_QUEUE)).isEmpty();
+    }
+
+    /** A registration by wall-clock time; a null zone leaves tz out. */
+    private static Map<String, Object> atLocalTime(String localTime, String tz) {
+        Map<String, Object> body = reminderAt(Instant.now());
+        body.remove("fire_at");
+        body.put("local_time", localTime);
+        if (tz != null) {
+            body.put("tz", tz);
+        }
+        return body;
     }
 }
