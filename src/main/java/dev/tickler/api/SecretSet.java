@@ -15,10 +15,6 @@ public final class SecretSet {
         this.digests = secrets.stream().filter(secret -> !secret.isBlank()).map(SecretSet::sha256).toList();
     }
 
-    public boolean isEmpty() {
-        return digests.isEmpty();
-    }
-
     public boolean contains(String candidate) {
         if (candidate == null) {
             return false;

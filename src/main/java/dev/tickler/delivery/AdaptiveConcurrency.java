@@ -41,14 +41,6 @@ final class AdaptiveConcurrency {
         return (int) limit;
     }
 
-    synchronized int waiting() {
-        return waiting.size();
-    }
-
-    synchronized int inFlight() {
-        return inFlight;
-    }
-
     private void acquire(Runnable start) {
         synchronized (this) {
             if (inFlight >= (int) limit) {
