@@ -21,7 +21,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
-import dev.tickler.api.SecretSet;
+import dev.tickler.api.PushTokens;
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.infrai.InfraiClient;
 import dev.tickler.observability.ReminderStatistics;
@@ -49,13 +49,13 @@ public class AdminResource {
 
     private final InfraiClient infrai;
     private final ReminderStatistics statistics;
-    private final SecretSet tokens;
+    private final PushTokens tokens;
     private final String signingSecret;
 
-    public AdminResource(InfraiClient infrai, ReminderStatistics statistics, TicklerConfig config) {
+    public AdminResource(InfraiClient infrai, ReminderStatistics statistics, PushTokens tokens, TicklerConfig config) {
         this.infrai = infrai;
         this.statistics = statistics;
-        this.tokens = new SecretSet(config.push().tokens().orElse(List.of()));
+        this.tokens = tokens;
         this.signingSecret = config.push().signingSecret().orElse("");
     }
 
@@ -70,7 +70,7 @@ public class AdminResource {
     public Uni<List<QueueSubscription>> subscribe(@Valid @NotNull(message = "a JSON object is required")
             SubscriptionRequest request) {
         URI base = parseBaseUrl(request.baseUrl());
-        if (!tokens.contains(request.token())) {
+        if (!tokens.accepts(request.token())) {
             throw ProblemException.invalid("token", "is not one of tickler.push.tokens; every push to it would be refused");
         }
         String url = base.toString().replaceAll("/+$", "") + "/q/" + request.token() + "/reminders";

@@ -4,6 +4,8 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -11,12 +13,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.config.TicklerConfig;
+import dev.tickler.handoff.HandOffService;
 import dev.tickler.handoff.ReminderMessage;
 import dev.tickler.infrai.InfraiClient;
 import dev.tickler.reminder.ReminderKeys;
@@ -31,9 +35,13 @@ public class DeliveryService {
 
     private static final Logger LOG = Logger.getLogger(DeliveryService.class);
 
-    /** Why a message claimed nothing; a label of tickler_push_ignored_total. */
+    /** Why a message claimed nothing; its label names it in the push answer and in tickler_push_ignored_total. */
     public enum Ignored {
-        UNKNOWN, STALE, DUPLICATE, FINISHED
+        UNKNOWN, STALE, DUPLICATE, FINISHED;
+
+        public String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
     }
 
     /** What became of one queue message. */
@@ -61,6 +69,7 @@ public class DeliveryService {
     private final RetryPolicy retryPolicy;
     private final AdaptiveConcurrency concurrency;
     private final Timer dispatchLag;
+    private final Map<Ignored, Counter> ignoredPushes = new EnumMap<>(Ignored.class);
     private final Map<Long, ClaimedReminder> held = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
@@ -82,6 +91,10 @@ public class DeliveryService {
                 .minimumExpectedValue(Duration.ofMillis(10))
                 .maximumExpectedValue(Duration.ofHours(1))
                 .register(registry);
+        for (Ignored reason : Ignored.values()) {
+            ignoredPushes.put(reason, Counter.builder("tickler.push.ignored").tag("reason", reason.label())
+                    .description("Pushes that claimed nothing, by reason").register(registry));
+        }
         Gauge.builder("tickler.notify.concurrency.limit", concurrency, AdaptiveConcurrency::limit)
                 .description("Current ceiling of in-flight notifier calls; shrinks on 429").register(registry);
         Gauge.builder("tickler.delivery.held", held, Map::size)
@@ -141,7 +154,7 @@ public class DeliveryService {
                 String state = row.get().getString("state");
                 reason = state.equals("delivering") || state.equals("sent") ? Ignored.DUPLICATE : Ignored.FINISHED;
             }
-            registry.counter("tickler.push.ignored", "reason", reason.name().toLowerCase()).increment();
+            ignoredPushes.get(reason).increment();
             return reason;
         });
     }
@@ -189,7 +202,8 @@ public class DeliveryService {
      * is cut to the retry time and the reconciler delivers it.
      */
     private Uni<Void> handBack(ClaimedReminder claim, int attempts, String error, Duration wait) {
-        long delaySeconds = Math.min(InfraiClient.MAX_DELAY_SECONDS, (wait.toMillis() + 999) / 1000);
+        Instant from = now();
+        long delaySeconds = Math.min(InfraiClient.MAX_DELAY_SECONDS, HandOffService.delaySeconds(from.plus(wait), from));
         return republish(claim, delaySeconds)
                 .chain(messageId -> claims.handBack(claim, attempts, error, claim.handoff() + 1, messageId, now()))
                 .onFailure().recoverWithUni(publishFailure -> {

@@ -3,7 +3,9 @@ package dev.tickler.delivery;
 import java.net.URI;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.util.TypeLiteral;
@@ -30,6 +32,7 @@ public class NotifierClient {
     private final Optional<NotifierApi> api;
     private final TypedGuard<Uni<Response>> guard;
     private final Duration timeout;
+    private final Map<String, Counter> responses = new ConcurrentHashMap<>();
     private final MeterRegistry registry;
     private final Counter rateLimited;
 
@@ -87,6 +90,8 @@ public class NotifierClient {
     }
 
     private void count(String statusClass) {
-        registry.counter("tickler.notify.responses", "class", statusClass).increment();
+        responses.computeIfAbsent(statusClass, label -> Counter.builder("tickler.notify.responses").tag("class", label)
+                .description("Notifier answers by status class, timeouts and connection errors").register(registry))
+                .increment();
     }
 }

@@ -1,6 +1,5 @@
 package dev.tickler.delivery;
 
-import java.util.List;
 import java.util.Map;
 
 import jakarta.ws.rs.Consumes;
@@ -20,7 +19,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.smallrye.mutiny.Uni;
 
-import dev.tickler.api.SecretSet;
+import dev.tickler.api.PushTokens;
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.delivery.DeliveryService.Acceptance;
 import dev.tickler.handoff.ReminderMessage;
@@ -37,15 +36,15 @@ public class PushResource {
 
     private static final Logger LOG = Logger.getLogger(PushResource.class);
 
-    private final SecretSet tokens;
+    private final PushTokens tokens;
     private final PushSignature signature;
     private final String signatureHeader;
     private final DeliveryService delivery;
     private final ObjectMapper mapper;
     private final ProblemMappers problems;
 
-    public PushResource(TicklerConfig config, DeliveryService delivery, ObjectMapper mapper, ProblemMappers problems) {
-        this.tokens = new SecretSet(config.push().tokens().orElse(List.of()));
+    public PushResource(TicklerConfig config, PushTokens tokens, DeliveryService delivery, ObjectMapper mapper, ProblemMappers problems) {
+        this.tokens = tokens;
         this.signature = config.push().signingSecret().filter(secret -> !secret.isEmpty())
                 .map(PushSignature::new).orElse(null);
         this.signatureHeader = config.push().signatureHeader();
@@ -59,7 +58,7 @@ public class PushResource {
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(hidden = true)
     public Uni<Response> receive(@PathParam("token") String token, @Context HttpHeaders headers, byte[] body) {
-        if (!tokens.contains(token)) {
+        if (!tokens.accepts(token)) {
             return Uni.createFrom().item(Response.status(Response.Status.NOT_FOUND).build());
         }
         if (signature != null && !signature.matches(body, headers.getHeaderString(signatureHeader))) {
@@ -86,7 +85,7 @@ public class PushResource {
             return Response.ok(Map.of("result", "claimed")).build();
         }
         if (acceptance instanceof Acceptance.NotClaimed ignored) {
-            return Response.ok(Map.of("result", "ignored", "reason", ignored.reason().name().toLowerCase())).build();
+            return Response.ok(Map.of("result", "ignored", "reason", ignored.reason().label())).build();
         }
         return unavailable(((Acceptance.Refused) acceptance).reason());
     }

@@ -3,6 +3,7 @@ package dev.tickler.delivery;
 import static dev.tickler.testing.Api.api;
 import static dev.tickler.testing.Api.createdId;
 import static dev.tickler.testing.Api.publishedFor;
+import static dev.tickler.testing.Api.pushReminderAt;
 import static dev.tickler.testing.Api.reminderAt;
 import static dev.tickler.testing.NotifierResource.notifier;
 import static dev.tickler.testing.Push.message;
@@ -240,12 +241,6 @@ class DeliveryTest {
         assertThat(acknowledged).isLessThan(Duration.ofMillis(800));
         Api.get(id).body("state", equalTo("delivering"));
         awaitState(id, "sent");
-    }
-
-    private static Map<String, Object> pushReminderAt(Instant fireAt) {
-        Map<String, Object> body = reminderAt(fireAt);
-        body.put("channel", "push");
-        return body;
     }
 
     private static void awaitState(long id, String state) {

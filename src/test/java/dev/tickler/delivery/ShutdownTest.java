@@ -2,7 +2,7 @@ package dev.tickler.delivery;
 
 import static dev.tickler.testing.Api.createdId;
 import static dev.tickler.testing.Api.publishedFor;
-import static dev.tickler.testing.Api.reminderAt;
+import static dev.tickler.testing.Api.pushReminderAt;
 import static dev.tickler.testing.NotifierResource.notifier;
 import static dev.tickler.testing.Push.message;
 import static dev.tickler.testing.Push.push;
@@ -49,8 +49,8 @@ class ShutdownTest {
 
     @Test
     void sendsThatFinishWithinTheGraceAreSettledAndTheRestAreReleased() {
-        Map<String, Object> quick = pushReminder();
-        Map<String, Object> slow = pushReminder();
+        Map<String, Object> quick = pushReminderAt(Instant.now());
+        Map<String, Object> slow = pushReminderAt(Instant.now());
         notifier().script(user(quick), Reply.okAfter(Duration.ofSeconds(1)));
         notifier().script(user(slow), Reply.okAfter(Duration.ofSeconds(6)));
         long quickId = createdId(quick);
@@ -71,12 +71,6 @@ class ShutdownTest {
         await().atMost(DEADLINE).until(() -> notifier().receivedFor(user(slow)).size() == 1);
         await().pollDelay(Duration.ofSeconds(4)).atMost(DEADLINE)
                 .untilAsserted(() -> Api.get(slowId).body("state", equalTo("handed_off")));
-    }
-
-    private static Map<String, Object> pushReminder() {
-        Map<String, Object> body = reminderAt(Instant.now());
-        body.put("channel", "push");
-        return body;
     }
 
     private static String user(Map<String, Object> body) {

@@ -1,7 +1,7 @@
 package dev.tickler.delivery;
 
 import static dev.tickler.testing.Api.createdId;
-import static dev.tickler.testing.Api.reminderAt;
+import static dev.tickler.testing.Api.pushReminderAt;
 import static dev.tickler.testing.Push.message;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
@@ -38,9 +38,7 @@ class SignedPushTest {
 
     @Test
     void signedPushFromTheQueueIsDelivered() {
-        Map<String, Object> body = reminderAt(Instant.now());
-        body.put("channel", "push");
-        long id = createdId(body);
+        long id = createdId(pushReminderAt(Instant.now()));
 
         await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> Api.get(id).body("state", equalTo("sent")));
     }

@@ -1,6 +1,7 @@
 package dev.tickler.observability;
 
 import static dev.tickler.testing.Api.createdId;
+import static dev.tickler.testing.Api.pushReminderAt;
 import static dev.tickler.testing.Api.reminderAt;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,7 +11,6 @@ import static org.hamcrest.Matchers.hasItem;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
@@ -52,9 +52,7 @@ class ManagementTest {
 
     @Test
     void everyDocumentedMetricIsExported() {
-        Map<String, Object> due = reminderAt(Instant.now());
-        due.put("channel", "push");
-        long sent = createdId(due);
+        long sent = createdId(pushReminderAt(Instant.now()));
         createdId(reminderAt(Instant.now().minus(Duration.ofHours(1))));
         await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> Api.get(sent).body("state", equalTo("sent")));
         await().atMost(Duration.ofSeconds(15)).until(() -> Metrics.value("tickler_reminders{state=\"sent\"}") >= 1);

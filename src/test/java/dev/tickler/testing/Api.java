@@ -44,6 +44,13 @@ public final class Api {
         return body;
     }
 
+    /** The same on the push channel, whose queue the emulator pushes back to the application's receiver. */
+    public static Map<String, Object> pushReminderAt(Instant fireAt) {
+        Map<String, Object> body = reminderAt(fireAt);
+        body.put("channel", "push");
+        return body;
+    }
+
     public static ValidatableResponse create(Map<String, Object> body) {
         return api().body(body).post("/v1/reminders").then();
     }
