@@ -5,18 +5,18 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
-import jakarta.inject.Inject;
+import java.util.function.Supplier;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
@@ -30,70 +30,60 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgBuilder;
 
 import dev.tickler.testing.InfraiEmulatorResource;
+import dev.tickler.testing.PostgresResource;
 
 /**
  * Acknowledge latency of the push receiver with the claim in place: every push claims a real handed_off row in
- * Postgres, and the deliveries it starts run against the notifier stand-in on the same two cores. Offered load is
- * open-loop at fixed rates (latency counted from the moment a push was due, so a stall is not hidden), then
- * closed-loop at saturation. Prints its figures; run with {@code mvn -Pbenchmark test -Dtest=PushAcknowledgeBenchmark}.
+ * Postgres, and the deliveries it starts run against a notifier that answers at once. The packaged application runs
+ * in a JVM of its own, as in production, with the collector and heap set by {@code quarkus.test.arg-line} in the
+ * {@code benchmark} profile; this JVM holds only the load generator, the notifier and the queue emulator. Offered
+ * load is open-loop at fixed rates (latency counted from the moment a push was due, so a stall is not hidden), then
+ * closed-loop at saturation. Prints its figures; run with {@code mvn -Pbenchmark verify
+ * -Dit.test=PushAcknowledgeBenchmarkIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false}.
  */
-@QuarkusTest
+@QuarkusIntegrationTest
 @Tag("benchmark")
-@TestProfile(PushAcknowledgeBenchmark.Quiet.class)
-class PushAcknowledgeBenchmark {
+@TestProfile(PushAcknowledgeBenchmarkIT.ProductionLike.class)
+class PushAcknowledgeBenchmarkIT {
 
     /**
-     * As in production: no access log, no per-request logging. The notifier is a Vert.x server that answers 200 at
-     * once, so the figures are the receiver's and the delivery path's, not a test stand-in's thread-per-request cost.
+     * The production profile with only what a deployment would set: a push token, the emulator as the queue, the
+     * fast notifier, no sweep on this instance. The backlog limit is lifted so that the stalled-notifier run measures
+     * the receiver rather than its 503s.
      */
-    public static class Quiet implements QuarkusTestProfile {
+    public static class ProductionLike implements QuarkusTestProfile {
+        @Override
+        public boolean disableGlobalTestResources() {
+            return true;
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(PostgresResource.class), new TestResourceEntry(InfraiEmulatorResource.class),
+                    new TestResourceEntry(FastNotifier.class));
+        }
+
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.http.access-log.enabled", "false",
-                    "quarkus.log.category.\"dev.tickler\".level", "ERROR",
-                    "tickler.notify.url", FastNotifier.url(),
+            return Map.of("tickler.push.tokens", InfraiEmulatorResource.PUSH_TOKEN,
+                    "tickler.api.keys", "benchmark-key",
+                    "tickler.sweep.enabled", "false",
                     "tickler.notify.timeout", "PT5M",
                     "tickler.delivery.max-backlog", "1000000");
         }
     }
 
-    /**
-     * Answers every notification 200 at once, on its own Vert.x instance, or, once stalled, never: then deliveries
-     * wait behind the notifier's concurrency limit and only the acknowledge path uses the CPU.
-     */
-    static final class FastNotifier {
-        private static String url;
-        private static volatile boolean stalled;
-
-        static void stall() {
-            stalled = true;
-        }
-
-        static synchronized String url() {
-            if (url == null) {
-                Vertx vertx = Vertx.vertx();
-                int port = vertx.createHttpServer()
-                        .requestHandler(request -> request.body().onComplete(body -> {
-                            if (!stalled) {
-                                request.response().putHeader("Content-Type", "application/json").end("{}");
-                            }
-                        }))
-                        .listen(0, "127.0.0.1")
-                        .toCompletionStage().toCompletableFuture().join().actualPort();
-                url = "http://127.0.0.1:" + port + "/notify";
-            }
-            return url;
-        }
-    }
-
+    /** Long enough for the JIT to compile the push path; a native executable would not need it. */
+    private static final Duration WARM_UP = Duration.ofSeconds(15);
     private static final Duration RUN = Duration.ofSeconds(10);
     private static final int[] RATES = { 500, 1_000, 2_000 };
     private static final int SATURATION_CONCURRENCY = 64;
 
-    @Inject
-    Pool pool;
+    private Pool pool;
+    private final MachineHiccups hiccups = new MachineHiccups();
 
     private final Map<String, Integer> reasons = new ConcurrentHashMap<>();
     private final AtomicLong nextId = new AtomicLong();
@@ -102,35 +92,41 @@ class PushAcknowledgeBenchmark {
 
     @Test
     void acknowledgeLatencyAtFixedRatesAndAtSaturation() throws Exception {
-        seed(300_000);
         Vertx vertx = Vertx.vertx();
+        pool = Pool.newInstance(PgBuilder.pool().connectingTo(PostgresResource.reactiveUrl()).using(vertx).build());
+        seed(300_000);
         HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
                 new PoolOptions().setHttp1MaxSize(256));
         try {
-            openLoop(vertx, client, 1_000, Duration.ofSeconds(3));
+            openLoop(vertx, 1_000, WARM_UP, () -> push(client));
             System.out.println("push acknowledge benchmark, claim in Postgres, deliveries to the notifier running");
             measure(vertx, client);
             awaitDeliveriesSettled();
             FastNotifier.stall();
             System.out.println("push acknowledge benchmark, claim in Postgres, deliveries parked behind a stalled notifier");
             measure(vertx, client);
+            long claimed = pool.preparedQuery("SELECT count(*) FROM reminders WHERE template = 'bench' AND state <> 'handed_off'")
+                    .execute().await().indefinitely().iterator().next().getLong(0);
+            assertThat(claimed).isEqualTo(nextId.get() - firstId);
         } finally {
+            hiccups.close();
             client.close();
-            vertx.close();
+            vertx.close().toCompletionStage().toCompletableFuture().join();
         }
-        long claimed = pool.preparedQuery("SELECT count(*) FROM reminders WHERE template = 'bench' AND state <> 'handed_off'")
-                .execute().await().indefinitely().iterator().next().getLong(0);
-        assertThat(claimed).isEqualTo(nextId.get() - firstId);
     }
 
     private void measure(Vertx vertx, HttpClient client) throws Exception {
         for (int rate : RATES) {
-            Result result = openLoop(vertx, client, rate, RUN);
+            hiccups.restart();
+            Result result = openLoop(vertx, rate, RUN, () -> push(client));
             System.out.println(result.describe("offered " + rate + "/s") + (reasons.isEmpty() ? "" : " " + reasons));
+            System.out.println("    " + hiccups.describe());
             assertThat(result.failures()).isZero();
         }
-        Result saturated = closedLoop(client, SATURATION_CONCURRENCY, RUN);
+        hiccups.restart();
+        Result saturated = closedLoop(SATURATION_CONCURRENCY, RUN, () -> push(client));
         System.out.println(saturated.describe("saturation, " + SATURATION_CONCURRENCY + " in flight"));
+        System.out.println("    " + hiccups.describe());
         assertThat(saturated.failures()).isZero();
     }
 
@@ -157,7 +153,7 @@ class PushAcknowledgeBenchmark {
         lastId = max;
     }
 
-    private Result openLoop(Vertx vertx, HttpClient client, int rate, Duration length) throws Exception {
+    private Result openLoop(Vertx vertx, int rate, Duration length, Supplier<Future<Integer>> request) throws Exception {
         int total = (int) (rate * length.toSeconds());
         long[] latencies = new long[total];
         AtomicInteger done = new AtomicInteger();
@@ -171,7 +167,7 @@ class PushAcknowledgeBenchmark {
             while (sent.get() < dueCount) {
                 int index = sent.getAndIncrement();
                 long dueAt = start + index * intervalNanos;
-                push(client).onComplete(outcome -> {
+                request.get().onComplete(outcome -> {
                     latencies[index] = System.nanoTime() - dueAt;
                     if (outcome.failed() || outcome.result() != 200) {
                         failures.incrementAndGet();
@@ -190,7 +186,7 @@ class PushAcknowledgeBenchmark {
         return new Result(latencies, failures.get(), System.nanoTime() - start);
     }
 
-    private Result closedLoop(HttpClient client, int concurrency, Duration length) throws Exception {
+    private Result closedLoop(int concurrency, Duration length, Supplier<Future<Integer>> request) throws Exception {
         long[] latencies = new long[(int) Math.min(lastId - nextId.get() + 1, 2_000_000)];
         AtomicInteger done = new AtomicInteger();
         AtomicInteger failures = new AtomicInteger();
@@ -207,7 +203,7 @@ class PushAcknowledgeBenchmark {
                 return;
             }
             long sentAt = System.nanoTime();
-            push(client).onComplete(outcome -> {
+            request.get().onComplete(outcome -> {
                 int index = done.getAndIncrement();
                 latencies[index] = System.nanoTime() - sentAt;
                 if (outcome.failed() || outcome.result() != 200) {

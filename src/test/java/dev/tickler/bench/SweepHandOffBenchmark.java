@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 
 import jakarta.inject.Inject;
 
@@ -13,6 +14,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 import dev.tickler.sweep.SweepReport;
@@ -28,8 +30,17 @@ import dev.tickler.testing.MovableClock;
  */
 @QuarkusTest
 @Tag("benchmark")
-@TestProfile(PushAcknowledgeBenchmark.Quiet.class)
+@TestProfile(SweepHandOffBenchmark.Quiet.class)
 class SweepHandOffBenchmark {
+
+    /** As in production: no access log, no per-reminder logging. */
+    public static class Quiet implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.http.access-log.enabled", "false",
+                    "quarkus.log.category.\"dev.tickler\".level", "ERROR");
+        }
+    }
 
     private static final Duration PUBLISH_LATENCY = Duration.ofMillis(20);
 

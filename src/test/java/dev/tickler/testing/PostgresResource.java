@@ -10,7 +10,14 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 /** A real PostgreSQL 17 that the test run starts itself: no Docker, no server installed beforehand. */
 public class PostgresResource implements QuarkusTestResourceLifecycleManager {
 
+    private static volatile String reactiveUrl;
+
     private EmbeddedPostgres postgres;
+
+    /** For tests whose application runs in a process of its own and cannot lend them its pool. */
+    public static String reactiveUrl() {
+        return reactiveUrl;
+    }
 
     @Override
     public Map<String, String> start() {
@@ -20,6 +27,7 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
             throw new UncheckedIOException("embedded PostgreSQL did not start", e);
         }
         int port = postgres.getPort();
+        reactiveUrl = "postgresql://postgres:postgres@127.0.0.1:" + port + "/postgres";
         return Map.of(
                 "quarkus.datasource.reactive.url", "postgresql://127.0.0.1:" + port + "/postgres",
                 "quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres",
