@@ -1,7 +1,6 @@
 package dev.tickler.admin;
 
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -94,7 +93,7 @@ public class AdminResource {
             return byName;
         });
         return Uni.combine().all().unis(queues, reminders).asTuple()
-                .map(both -> new QueuesView(new ArrayList<>(both.getItem1()), both.getItem2()));
+                .map(both -> new QueuesView(both.getItem1(), both.getItem2()));
     }
 
     private static URI parseBaseUrl(String baseUrl) {

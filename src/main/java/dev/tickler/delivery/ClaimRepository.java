@@ -1,8 +1,9 @@
 package dev.tickler.delivery;
 
+import static dev.tickler.time.SqlTimestamps.instant;
+import static dev.tickler.time.SqlTimestamps.utc;
+
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Map;
 import java.util.Optional;
 
@@ -117,14 +118,5 @@ public class ClaimRepository {
                 row.getInteger("attempts"), row.getString("user_id"), row.getString("channel"),
                 row.getString("template"), data == null ? Map.of() : data.getMap(),
                 instant(row, "fire_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "lease_until"));
-    }
-
-    private static Instant instant(Row row, String column) {
-        OffsetDateTime value = row.getOffsetDateTime(column);
-        return value == null ? null : value.toInstant();
-    }
-
-    private static OffsetDateTime utc(Instant instant) {
-        return instant.atOffset(ZoneOffset.UTC);
     }
 }

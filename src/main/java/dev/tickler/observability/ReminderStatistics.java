@@ -1,8 +1,9 @@
 package dev.tickler.observability;
 
+import static dev.tickler.time.SqlTimestamps.instant;
+import static dev.tickler.time.SqlTimestamps.utc;
+
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
@@ -45,15 +46,14 @@ public class ReminderStatistics {
     public Uni<Optional<Instant>> oldestOverdue(Instant now) {
         return pool.preparedQuery("SELECT min(fire_at) FROM reminders"
                         + " WHERE state IN ('pending', 'handed_off', 'delivering') AND fire_at < $1")
-                .execute(Tuple.of(now.atOffset(ZoneOffset.UTC)))
-                .map(rows -> Optional.ofNullable(rows.iterator().next().getOffsetDateTime(0))
-                        .map(OffsetDateTime::toInstant));
+                .execute(Tuple.of(utc(now)))
+                .map(rows -> Optional.ofNullable(instant(rows.iterator().next())));
     }
 
     /** Handed-off reminders not yet due: what the queue should be holding as delayed. */
     public Uni<Long> handedOffAhead(Instant now) {
         return pool.preparedQuery("SELECT count(*) FROM reminders WHERE state = 'handed_off' AND fire_at > $1")
-                .execute(Tuple.of(now.atOffset(ZoneOffset.UTC)))
+                .execute(Tuple.of(utc(now)))
                 .map(rows -> rows.iterator().next().getLong(0));
     }
 }

@@ -1,8 +1,9 @@
 package dev.tickler.sweep;
 
+import static dev.tickler.time.SqlTimestamps.instant;
+import static dev.tickler.time.SqlTimestamps.utc;
+
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -47,7 +48,7 @@ public class SweepRepository {
             List<Parked> parked = new ArrayList<>();
             for (Row row : rows) {
                 parked.add(new Parked(row.getLong("id"), row.getInteger("version"), row.getInteger("handoff"),
-                        row.getString("channel"), row.getOffsetDateTime("fire_at").toInstant()));
+                        row.getString("channel"), instant(row, "fire_at")));
             }
             return parked;
         });
@@ -90,9 +91,5 @@ public class SweepRepository {
                         + " WHERE expires_at IS NOT NULL AND expires_at < $1 AND state IN ('pending', 'handed_off')")
                 .execute(Tuple.of(utc(now)))
                 .map(rows -> rows.rowCount());
-    }
-
-    private static OffsetDateTime utc(Instant instant) {
-        return instant.atOffset(ZoneOffset.UTC);
     }
 }
