@@ -122,9 +122,10 @@ class DeliveryTest {
 
     @Test
     void rescheduledAfterHandOffSendsOnlyTheNewVersion() {
-        Map<String, Object> body = pushReminderAt(Instant.now().plusSeconds(1));
+        // the move has to land before the first message comes back, even on a busy machine
+        Map<String, Object> body = pushReminderAt(Instant.now().plusSeconds(3));
         long id = createdId(body);
-        String movedTo = Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS).toString();
+        String movedTo = Instant.now().plusSeconds(5).truncatedTo(ChronoUnit.SECONDS).toString();
         api().body(Map.of("fire_at", movedTo)).patch("/v1/reminders/" + id).then().statusCode(200);
 
         awaitState(id, "sent");

@@ -63,14 +63,15 @@ class LocalRunTest {
 
     @Test
     void reminderRegisteredAheadIsDeliveredWhenDue() {
-        Instant fireAt = Instant.now().plusSeconds(3).truncatedTo(ChronoUnit.SECONDS);
+        // far enough ahead that the first request of a cold application is answered before the push comes back
+        Instant fireAt = Instant.now().plusSeconds(6).truncatedTo(ChronoUnit.SECONDS);
         long id = given().header("Authorization", "Bearer " + LocalStack.API_KEY).contentType(ContentType.JSON)
                 .body(Map.of("user_id", "u_4412", "channel", "email", "template", "trial_ending",
                         "fire_at", fireAt.toString(), "data", Map.of("plan", "pro")))
                 .post("/v1/reminders").then().statusCode(201).body("state", equalTo("handed_off"))
                 .extract().jsonPath().getLong("id");
 
-        await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> given()
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() -> given()
                 .header("Authorization", "Bearer " + LocalStack.API_KEY).get("/v1/reminders/" + id).then()
                 .body("state", equalTo("sent")));
 
