@@ -22,6 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
 import org.junit.jupiter.api.Test;
@@ -104,6 +107,46 @@ class DeliveryTest {
         assertThat(outcomes).containsExactlyInAnyOrder("claimed", "ignored");
         assertThat(notifier().receivedFor((String) body.get("user_id"))).hasSize(1);
         push(message(id, 0)).statusCode(200).body("reason", equalTo("duplicate"));
+    }
+
+    @Test
+    void aBurstOfRepeatedPushesSendsEachReminderOnce() throws Exception {
+        List<Map<String, Object>> reminders = new ArrayList<>();
+        List<Long> ids = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(1)));
+            reminders.add(body);
+            ids.add(createdId(body));
+        }
+        ExecutorService pushers = Executors.newFixedThreadPool(32);
+        CountDownLatch start = new CountDownLatch(1);
+        List<Future<String>> results = new ArrayList<>();
+        try {
+            for (int round = 0; round < 3; round++) {
+                for (long id : ids) {
+                    results.add(pushers.submit(() -> {
+                        awaitQuietly(start);
+                        return push(message(id, 0)).statusCode(200).extract().jsonPath().getString("result");
+                    }));
+                }
+            }
+            start.countDown();
+            List<String> outcomes = new ArrayList<>();
+            for (Future<String> result : results) {
+                outcomes.add(result.get(20, TimeUnit.SECONDS));
+            }
+
+            assertThat(outcomes).filteredOn("claimed"::equals).hasSize(ids.size());
+            assertThat(outcomes).filteredOn("ignored"::equals).hasSize(2 * ids.size());
+        } finally {
+            pushers.shutdownNow();
+        }
+        for (long id : ids) {
+            awaitState(id, "sent");
+        }
+        for (Map<String, Object> body : reminders) {
+            assertThat(notifier().receivedFor((String) body.get("user_id"))).hasSize(1);
+        }
     }
 
     @Test

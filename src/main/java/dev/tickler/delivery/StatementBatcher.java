@@ -1,0 +1,135 @@
+package dev.tickler.delivery;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Queue;
+import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+import java.util.function.ToLongFunction;
+
+import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.UniEmitter;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+
+/**
+ * Folds concurrent single-row writes into one statement. A write leaves at once while fewer than
+ * {@code maxInFlight} statements are running; otherwise it waits and leaves with every write that arrived
+ * meanwhile. An idle instance waits for nothing; a busy one pays Postgres one round trip and one commit per batch
+ * instead of per row. No batch holds two writes to the same row, so each write's answer can be read from the
+ * statement's RETURNING rows; a second write to a row goes in a later statement and sees the first one's result.
+ *
+ * @param <W> one row's write
+ * @param <R> that write's answer
+ */
+final class StatementBatcher<W, R> {
+
+    private record Waiting<W, R>(W write, UniEmitter<? super R> answer, Context caller) {
+    }
+
+    private final Function<List<W>, Uni<List<R>>> statement;
+    private final ToLongFunction<W> rowId;
+    private final int maxBatch;
+    private final int maxInFlight;
+    private final Queue<Waiting<W, R>> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger inFlight = new AtomicInteger();
+
+    /**
+     * @param statement runs one batch and answers every write in the order given
+     * @param rowId     the row a write changes
+     */
+    StatementBatcher(Function<List<W>, Uni<List<R>>> statement, ToLongFunction<W> rowId, int maxBatch, int maxInFlight) {
+        this.statement = statement;
+        this.rowId = rowId;
+        this.maxBatch = maxBatch;
+        this.maxInFlight = maxInFlight;
+    }
+
+    Uni<R> submit(W write) {
+        return Uni.createFrom().emitter(answer -> {
+            queue.add(new Waiting<>(write, answer, Vertx.currentContext()));
+            drain();
+        });
+    }
+
+    /**
+     * Every write is queued before its submitter drains, and every statement that ends drains again, so a write
+     * never waits behind a statement that has already ended.
+     */
+    private void drain() {
+        while (!queue.isEmpty()) {
+            int running = inFlight.get();
+            if (running >= maxInFlight) {
+                return;
+            }
+            if (inFlight.compareAndSet(running, running + 1)) {
+                List<Waiting<W, R>> batch = takeBatch();
+                if (batch.isEmpty()) {
+                    inFlight.decrementAndGet();
+                } else {
+                    run(batch);
+                }
+            }
+        }
+    }
+
+    private List<Waiting<W, R>> takeBatch() {
+        List<Waiting<W, R>> batch = new ArrayList<>();
+        Set<Long> rows = new HashSet<>();
+        List<Waiting<W, R>> sameRowAgain = new ArrayList<>();
+        Waiting<W, R> next;
+        while (batch.size() < maxBatch && (next = queue.poll()) != null) {
+            if (rows.add(rowId.applyAsLong(next.write()))) {
+                batch.add(next);
+            } else {
+                sameRowAgain.add(next);
+            }
+        }
+        queue.addAll(sameRowAgain);
+        return batch;
+    }
+
+    private void run(List<Waiting<W, R>> batch) {
+        List<W> writes = new ArrayList<>(batch.size());
+        for (Waiting<W, R> waiting : batch) {
+            writes.add(waiting.write());
+        }
+        Uni<List<R>> answers;
+        try {
+            answers = statement.apply(writes);
+        } catch (RuntimeException e) {
+            answers = Uni.createFrom().failure(e);
+        }
+        answers.subscribe().with(results -> {
+            ended();
+            for (int i = 0; i < batch.size(); i++) {
+                R result = results.get(i);
+                Waiting<W, R> waiting = batch.get(i);
+                onCallerContext(waiting, () -> waiting.answer().complete(result));
+            }
+        }, failure -> {
+            ended();
+            for (Waiting<W, R> waiting : batch) {
+                onCallerContext(waiting, () -> waiting.answer().fail(failure));
+            }
+        });
+    }
+
+    private void ended() {
+        inFlight.decrementAndGet();
+        drain();
+    }
+
+    /** Each caller continues on its own Vert.x context, as it would after a statement of its own. */
+    private static void onCallerContext(Waiting<?, ?> waiting, Runnable answer) {
+        Context caller = waiting.caller();
+        if (caller == null || caller == Vertx.currentContext()) {
+            answer.run();
+        } else {
+            caller.runOnContext(ignored -> answer.run());
+        }
+    }
+}
