@@ -4,14 +4,12 @@ import static dev.tickler.time.SqlTimestamps.instant;
 import static dev.tickler.time.SqlTimestamps.utc;
 
 import java.time.Instant;
-import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -25,56 +23,46 @@ import io.vertx.mutiny.sqlclient.Tuple;
 /**
  * Claims and settles deliveries. Each is one conditional UPDATE, the honest tool for "exactly one instance
  * wins", so this talks to the reactive SQL client directly instead of going through Hibernate. Claims and sends,
- * the two writes every push makes, are folded into one statement per batch while others are running
- * ({@link StatementBatcher}); the rarer settlements go one row at a time.
+ * the two writes every push makes, go to Postgres in batches while others are running ({@link StatementBatcher}):
+ * the same single-row statement for each write, pipelined in one round trip and one transaction, so each row keeps
+ * its primary-key plan whatever the statistics say. The rarer settlements go one at a time.
  */
 @ApplicationScoped
 public class ClaimRepository {
 
-    private static final String CLAIMED_COLUMNS = "r.id, r.version, r.handoff, r.attempts, r.user_id, r.channel,"
-            + " r.template, r.data, r.fire_at, r.tz, r.expires_at, r.lease_until";
+    private static final String CLAIMED_COLUMNS = "id, version, handoff, attempts, user_id, channel, template, "
+            + "data, fire_at, tz, expires_at, lease_until";
 
     /** A pending row is claimable too: a push with delay 0 can overtake the request that published it. */
-    private static final String CLAIM = "UPDATE reminders r SET state = 'delivering', lease_until = m.lease_until,"
-            + " updated_at = m.now"
-            + " FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::timestamptz[])"
-            + " AS m(id, version, lease_until, now)"
-            + " WHERE r.id = m.id AND r.version = m.version"
-            + " AND (r.state IN ('pending', 'handed_off') OR (r.state = 'delivering' AND r.lease_until < m.now))"
+    private static final String CLAIM = "UPDATE reminders SET state = 'delivering', lease_until = $3, updated_at = $4"
+            + " WHERE id = $1 AND version = $2"
+            + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $4))"
             + " RETURNING " + CLAIMED_COLUMNS;
-
-    private static final String MARK_SENT = "UPDATE reminders r SET state = 'sent', sent_at = m.now,"
-            + " attempts = m.attempts, last_error = NULL, lease_until = NULL, updated_at = m.now"
-            + " FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::int[])"
-            + " AS m(id, version, held_lease, now, attempts)"
-            + " WHERE r.id = m.id AND r.version = m.version AND r.state = 'delivering' AND r.lease_until = m.held_lease"
-            + " RETURNING r.id";
 
     /** Every settling write names the claim it holds; a claim taken over by another instance changes nothing. */
     private static final String HELD = " WHERE id = $1 AND version = $2 AND state = 'delivering' AND lease_until = $3";
 
+    private static final String MARK_SENT = "UPDATE reminders SET state = 'sent', sent_at = $4, attempts = $5,"
+            + " last_error = NULL, lease_until = NULL, updated_at = $4" + HELD;
+
     private static final int MAX_BATCH = 100;
-    private static final int MAX_STATEMENTS_IN_FLIGHT = 4;
-
-    private record ClaimWrite(long id, int version, OffsetDateTime now, OffsetDateTime leaseUntil) {
-    }
-
-    private record SentWrite(ClaimedReminder claim, int attempts, OffsetDateTime now) {
-    }
+    private static final int MAX_BATCHES_IN_FLIGHT = 4;
 
     private final Pool pool;
-    private final StatementBatcher<ClaimWrite, Optional<ClaimedReminder>> claims;
-    private final StatementBatcher<SentWrite, Boolean> sends;
+    private final StatementBatcher<Tuple, Optional<ClaimedReminder>> claims;
+    private final StatementBatcher<Tuple, Boolean> sends;
 
     public ClaimRepository(Pool pool) {
         this.pool = pool;
-        this.claims = new StatementBatcher<>(this::claimAll, ClaimWrite::id, MAX_BATCH, MAX_STATEMENTS_IN_FLIGHT);
-        this.sends = new StatementBatcher<>(this::markAllSent, write -> write.claim().id(), MAX_BATCH,
-                MAX_STATEMENTS_IN_FLIGHT);
+        Comparator<Tuple> byRowId = Comparator.comparingLong(parameters -> parameters.getLong(0));
+        this.claims = new StatementBatcher<>(batch -> executeBatch(CLAIM, batch, ClaimRepository::claimIn),
+                byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
+        this.sends = new StatementBatcher<>(batch -> executeBatch(MARK_SENT, batch, rows -> rows.rowCount() == 1),
+                byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
     }
 
     public Uni<Optional<ClaimedReminder>> claim(long id, int version, Instant now, Instant leaseUntil) {
-        return claims.submit(new ClaimWrite(id, version, utc(now), utc(leaseUntil)));
+        return claims.submit(Tuple.of(id, version, utc(leaseUntil), utc(now)));
     }
 
     /** The row's state and version, to say why a message claimed nothing; empty when there is no such row. */
@@ -89,9 +77,8 @@ public class ClaimRepository {
      * statement does not turn a whole batch of finished sends into sends that are made again.
      */
     public Uni<Boolean> markSent(ClaimedReminder claim, int attempts, Instant now) {
-        SentWrite write = new SentWrite(claim, attempts, utc(now));
-        return sends.submit(write)
-                .onFailure().recoverWithUni(batchFailure -> markAllSent(List.of(write)).map(answers -> answers.get(0)));
+        return sends.submit(held(claim, utc(now), attempts))
+                .onFailure().recoverWithUni(batchFailure -> settle(MARK_SENT, claim, utc(now), attempts));
     }
 
     public Uni<Boolean> markFailed(ClaimedReminder claim, int attempts, String error, Instant now) {
@@ -140,44 +127,31 @@ public class ClaimRepository {
     }
 
     private Uni<Boolean> settle(String sql, ClaimedReminder claim, Object... values) {
+        return pool.preparedQuery(sql).execute(held(claim, values)).map(RowSet::rowCount).map(count -> count == 1);
+    }
+
+    /** The parameters of a settling write: the claim it holds ($1–$3), then the write's own values. */
+    private static Tuple held(ClaimedReminder claim, Object... values) {
         Tuple parameters = Tuple.of(claim.id(), claim.version(), utc(claim.leaseUntil()));
         for (Object value : values) {
             parameters.addValue(value);
         }
-        return pool.preparedQuery(sql).execute(parameters).map(RowSet::rowCount).map(count -> count == 1);
+        return parameters;
     }
 
-    /** Rows are locked in id order, so that two batches that share rows cannot deadlock. */
-    private Uni<List<Optional<ClaimedReminder>>> claimAll(List<ClaimWrite> writes) {
-        List<ClaimWrite> byId = writes.stream().sorted(Comparator.comparingLong(ClaimWrite::id)).toList();
-        Tuple arrays = Tuple.of(byId.stream().map(ClaimWrite::id).toArray(Long[]::new),
-                byId.stream().map(ClaimWrite::version).toArray(Integer[]::new),
-                byId.stream().map(ClaimWrite::leaseUntil).toArray(OffsetDateTime[]::new),
-                byId.stream().map(ClaimWrite::now).toArray(OffsetDateTime[]::new));
-        return pool.preparedQuery(CLAIM).execute(arrays).map(rows -> {
-            Map<Long, ClaimedReminder> claimed = new HashMap<>();
-            for (Row row : rows) {
-                ClaimedReminder claim = toClaim(row);
-                claimed.put(claim.id(), claim);
+    /** One statement per parameter set, in one round trip and one transaction; one answer per set, in order. */
+    private <R> Uni<List<R>> executeBatch(String sql, List<Tuple> batch, Function<RowSet<Row>, R> answer) {
+        return pool.preparedQuery(sql).executeBatch(batch).map(first -> {
+            List<R> answers = new ArrayList<>(batch.size());
+            for (RowSet<Row> rows = first; rows != null; rows = rows.next()) {
+                answers.add(answer.apply(rows));
             }
-            return writes.stream().map(write -> Optional.ofNullable(claimed.get(write.id()))).toList();
+            return answers;
         });
     }
 
-    private Uni<List<Boolean>> markAllSent(List<SentWrite> writes) {
-        List<SentWrite> byId = writes.stream().sorted(Comparator.comparingLong(write -> write.claim().id())).toList();
-        Tuple arrays = Tuple.of(byId.stream().map(write -> write.claim().id()).toArray(Long[]::new),
-                byId.stream().map(write -> write.claim().version()).toArray(Integer[]::new),
-                byId.stream().map(write -> utc(write.claim().leaseUntil())).toArray(OffsetDateTime[]::new),
-                byId.stream().map(SentWrite::now).toArray(OffsetDateTime[]::new),
-                byId.stream().map(SentWrite::attempts).toArray(Integer[]::new));
-        return pool.preparedQuery(MARK_SENT).execute(arrays).map(rows -> {
-            Set<Long> settled = new HashSet<>();
-            for (Row row : rows) {
-                settled.add(row.getLong(0));
-            }
-            return writes.stream().map(write -> settled.contains(write.claim().id())).toList();
-        });
+    private static Optional<ClaimedReminder> claimIn(RowSet<Row> rows) {
+        return rows.size() == 0 ? Optional.empty() : Optional.of(toClaim(rows.iterator().next()));
     }
 
     private static ClaimedReminder toClaim(Row row) {

@@ -1,14 +1,12 @@
 package dev.tickler.delivery;
 
 import java.util.ArrayList;
-import java.util.HashSet;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Queue;
-import java.util.Set;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
-import java.util.function.ToLongFunction;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
@@ -16,11 +14,10 @@ import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
 /**
- * Folds concurrent single-row writes into one statement. A write leaves at once while fewer than
- * {@code maxInFlight} statements are running; otherwise it waits and leaves with every write that arrived
+ * Folds concurrent single-row writes into one round trip and one transaction. A write leaves at once while fewer
+ * than {@code maxInFlight} batches are running; otherwise it waits and leaves with every write that arrived
  * meanwhile. An idle instance waits for nothing; a busy one pays Postgres one round trip and one commit per batch
- * instead of per row. No batch holds two writes to the same row, so each write's answer can be read from the
- * statement's RETURNING rows; a second write to a row goes in a later statement and sees the first one's result.
+ * instead of per row. The batch is handed over in lock order, so two batches that share rows cannot deadlock.
  *
  * @param <W> one row's write
  * @param <R> that write's answer
@@ -31,19 +28,19 @@ final class StatementBatcher<W, R> {
     }
 
     private final Function<List<W>, Uni<List<R>>> statement;
-    private final ToLongFunction<W> rowId;
+    private final Comparator<W> lockOrder;
     private final int maxBatch;
     private final int maxInFlight;
     private final Queue<Waiting<W, R>> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger inFlight = new AtomicInteger();
 
     /**
-     * @param statement runs one batch and answers every write in the order given
-     * @param rowId     the row a write changes
+     * @param statement runs one batch in one transaction and answers every write in the order given
+     * @param lockOrder the order in which the statement is given the writes
      */
-    StatementBatcher(Function<List<W>, Uni<List<R>>> statement, ToLongFunction<W> rowId, int maxBatch, int maxInFlight) {
+    StatementBatcher(Function<List<W>, Uni<List<R>>> statement, Comparator<W> lockOrder, int maxBatch, int maxInFlight) {
         this.statement = statement;
-        this.rowId = rowId;
+        this.lockOrder = lockOrder;
         this.maxBatch = maxBatch;
         this.maxInFlight = maxInFlight;
     }
@@ -78,17 +75,11 @@ final class StatementBatcher<W, R> {
 
     private List<Waiting<W, R>> takeBatch() {
         List<Waiting<W, R>> batch = new ArrayList<>();
-        Set<Long> rows = new HashSet<>();
-        List<Waiting<W, R>> sameRowAgain = new ArrayList<>();
         Waiting<W, R> next;
         while (batch.size() < maxBatch && (next = queue.poll()) != null) {
-            if (rows.add(rowId.applyAsLong(next.write()))) {
-                batch.add(next);
-            } else {
-                sameRowAgain.add(next);
-            }
+            batch.add(next);
         }
-        queue.addAll(sameRowAgain);
+        batch.sort(Comparator.comparing((Waiting<W, R> waiting) -> waiting.write(), lockOrder));
         return batch;
     }
 
