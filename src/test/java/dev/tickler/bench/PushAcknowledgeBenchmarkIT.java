@@ -77,7 +77,7 @@ class PushAcknowledgeBenchmarkIT {
     }
 
     /** Long enough for the JIT to compile the push path; a native executable would not need it. */
-    private static final Duration WARM_UP = Duration.ofSeconds(15);
+    private static final Duration WARM_UP = Duration.ofSeconds(60);
     private static final Duration RUN = Duration.ofSeconds(10);
     private static final int[] RATES = { 500, 1_000, 2_000 };
     private static final int SATURATION_CONCURRENCY = 64;
@@ -94,11 +94,12 @@ class PushAcknowledgeBenchmarkIT {
     void acknowledgeLatencyAtFixedRatesAndAtSaturation() throws Exception {
         Vertx vertx = Vertx.vertx();
         pool = Pool.newInstance(PgBuilder.pool().connectingTo(PostgresResource.reactiveUrl()).using(vertx).build());
-        seed(300_000);
+        seed(450_000);
         HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
                 new PoolOptions().setHttp1MaxSize(256));
         try {
             openLoop(vertx, 1_000, WARM_UP, () -> push(client));
+            awaitDeliveriesSettled();
             System.out.println("push acknowledge benchmark, claim in Postgres, deliveries to the notifier running");
             measure(vertx, client);
             awaitDeliveriesSettled();
