@@ -33,8 +33,11 @@ public class ClaimRepository {
     private static final String CLAIMED_COLUMNS = "id, version, handoff, attempts, user_id, channel, template, "
             + "data, fire_at, tz, expires_at, lease_until";
 
-    /** A pending row is claimable too: a push with delay 0 can overtake the request that published it. */
-    private static final String CLAIM = "UPDATE reminders SET state = 'delivering', lease_until = $3, updated_at = $4"
+    /**
+     * A pending row is claimable too: a push with delay 0 can overtake the request that published it. Public so that
+     * the acknowledge floor benchmark times this very statement.
+     */
+    public static final String CLAIM = "UPDATE reminders SET state = 'delivering', lease_until = $3, updated_at = $4"
             + " WHERE id = $1 AND version = $2"
             + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $4))"
             + " RETURNING " + CLAIMED_COLUMNS;

@@ -1,0 +1,120 @@
+package dev.tickler.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.pgclient.PgBuilder;
+
+import dev.tickler.testing.Ports;
+import dev.tickler.testing.PostgresResource;
+
+/**
+ * The floor under {@link PushAcknowledgeBenchmarkIT} on this machine: the same load generator, at 1,000 requests/s,
+ * against a bare Vert.x server in a JVM of its own ({@link FloorServer}) that answers at once, then against the same
+ * server answering after the receiver's claim UPDATE in the same embedded PostgreSQL. No Quarkus, no deliveries; no
+ * receiver can be faster than these. Prints its figures; run with {@code mvn -Pbenchmark verify
+ * -Dit.test=AcknowledgeFloorBenchmarkIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false}.
+ */
+@Tag("benchmark")
+class AcknowledgeFloorBenchmarkIT {
+
+    private static final int RATE = 1_000;
+    private static final Duration WARM_UP = Duration.ofSeconds(30);
+    private static final Duration ROUND = Duration.ofSeconds(10);
+    private static final int ROUNDS = 3;
+
+    private final MachineHiccups hiccups = new MachineHiccups();
+
+    @Test
+    void acknowledgeFloorWithoutAndWithTheClaim() throws Exception {
+        PostgresResource postgres = new PostgresResource();
+        postgres.start();
+        Vertx vertx = Vertx.vertx();
+        Pool pool = Pool.newInstance(PgBuilder.pool().connectingTo(PostgresResource.reactiveUrl()).using(vertx).build());
+        try (LoadGenerator load = new LoadGenerator(vertx)) {
+            migrate(pool);
+            SeededRows rows = SeededRows.insert(pool, 2 * RATE * (int) (WARM_UP.toSeconds() + ROUNDS * ROUND.toSeconds()));
+            run(load, rows, "bare Vert.x server", "bare");
+            run(load, rows, "bare Vert.x server with the claim UPDATE", "claim", PostgresResource.reactiveUrl());
+        } finally {
+            hiccups.close();
+            vertx.close().toCompletionStage().toCompletableFuture().join();
+            postgres.stop();
+        }
+    }
+
+    private void run(LoadGenerator load, SeededRows rows, String label, String... serverArgs) throws Exception {
+        int port = Ports.freePort();
+        Process server = startServer(port, serverArgs);
+        try {
+            load.openLoop(RATE, WARM_UP, () -> load.post(port, "/", rows.nextMessage()));
+            System.out.println("acknowledge floor, " + label);
+            for (int round = 1; round <= ROUNDS; round++) {
+                hiccups.restart();
+                LoadGenerator.Result result = load.openLoop(RATE, ROUND, () -> load.post(port, "/", rows.nextMessage()));
+                System.out.println(result.describe("round " + round + ", offered " + RATE + "/s")
+                        + (load.failureReasons().isEmpty() ? "" : " " + load.failureReasons()));
+                System.out.println("    " + hiccups.describe());
+                assertThat(result.failures()).isZero();
+            }
+        } finally {
+            server.destroy();
+            server.waitFor();
+        }
+    }
+
+    /**
+     * The server JVM, with the collector and heap of the application's in the push benchmark; returns once it
+     * listens, and from then on echoes whatever the server prints.
+     */
+    private static Process startServer(int port, String... serverArgs) throws IOException {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-XX:+UseSerialGC", "-Xmx512m", "-Xmn96m", "-cp", System.getProperty("java.class.path"),
+                FloorServer.class.getName(), serverArgs[0], String.valueOf(port)));
+        command.addAll(List.of(serverArgs).subList(1, serverArgs.length));
+        Process server = new ProcessBuilder(command).redirectErrorStream(true).start();
+        BufferedReader output = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
+        for (String line = output.readLine(); line != null; line = output.readLine()) {
+            if (line.startsWith("listening")) {
+                Thread echo = new Thread(() -> output.lines().forEach(rest -> System.out.println("floor server: " + rest)));
+                echo.setDaemon(true);
+                echo.start();
+                return server;
+            }
+        }
+        throw new IllegalStateException("the floor server ended before it listened, exit " + server.exitValue());
+    }
+
+    /** The application's own migrations, from the source tree, in version order, without starting it. */
+    private static void migrate(Pool pool) throws IOException {
+        try (Stream<Path> files = Files.list(Path.of("src", "main", "resources", "db", "migration"))) {
+            for (Path file : files.sorted(AcknowledgeFloorBenchmarkIT::byVersion).toList()) {
+                pool.query(Files.readString(file)).execute().await().atMost(Duration.ofMinutes(1));
+            }
+        }
+    }
+
+    private static int byVersion(Path left, Path right) {
+        return Integer.compare(version(left), version(right));
+    }
+
+    private static int version(Path migration) {
+        String name = migration.getFileName().toString();
+        return Integer.parseInt(name.substring(1, name.indexOf("__")));
+    }
+}

@@ -1,0 +1,53 @@
+package dev.tickler.bench;
+
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+/** handed_off rows for pushes to claim, one each, far in the future so that nothing else touches them. */
+final class SeededRows {
+
+    private final long first;
+    private final long last;
+    private final AtomicLong next;
+
+    private SeededRows(long first, long last) {
+        this.first = first;
+        this.last = last;
+        this.next = new AtomicLong(first);
+    }
+
+    static SeededRows insert(Pool pool, int rows) {
+        var ids = pool.preparedQuery("INSERT INTO reminders (user_id, channel, template, fire_at, state, version)"
+                        + " SELECT 'bench_' || g, 'email', 'bench', now() + interval '30 days' + g * interval '1 second',"
+                        + " 'handed_off', 0 FROM generate_series(1, $1) g RETURNING id")
+                .execute(Tuple.of(rows)).await().atMost(Duration.ofMinutes(2));
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (Row row : ids) {
+            min = Math.min(min, row.getLong(0));
+            max = Math.max(max, row.getLong(0));
+        }
+        return new SeededRows(min, max);
+    }
+
+    /** The push body for the next unclaimed row. */
+    String nextMessage() {
+        long id = next.getAndIncrement();
+        if (id > last) {
+            throw new IllegalStateException("the benchmark ran out of seeded rows");
+        }
+        return "{\"reminder_id\":" + id + ",\"version\":0}";
+    }
+
+    long taken() {
+        return next.get() - first;
+    }
+
+    int left() {
+        return (int) Math.max(0, last - next.get() + 1);
+    }
+}
