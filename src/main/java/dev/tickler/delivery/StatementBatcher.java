@@ -28,7 +28,7 @@ final class StatementBatcher<W, R> {
     }
 
     private final Function<List<W>, Uni<List<R>>> statement;
-    private final Comparator<W> lockOrder;
+    private final Comparator<Waiting<W, R>> lockOrder;
     private final int maxBatch;
     private final int maxInFlight;
     private final Queue<Waiting<W, R>> queue = new ConcurrentLinkedQueue<>();
@@ -40,7 +40,7 @@ final class StatementBatcher<W, R> {
      */
     StatementBatcher(Function<List<W>, Uni<List<R>>> statement, Comparator<W> lockOrder, int maxBatch, int maxInFlight) {
         this.statement = statement;
-        this.lockOrder = lockOrder;
+        this.lockOrder = Comparator.comparing(Waiting::write, lockOrder);
         this.maxBatch = maxBatch;
         this.maxInFlight = maxInFlight;
     }
@@ -79,18 +79,14 @@ final class StatementBatcher<W, R> {
         while (batch.size() < maxBatch && (next = queue.poll()) != null) {
             batch.add(next);
         }
-        batch.sort(Comparator.comparing((Waiting<W, R> waiting) -> waiting.write(), lockOrder));
+        batch.sort(lockOrder);
         return batch;
     }
 
     private void run(List<Waiting<W, R>> batch) {
-        List<W> writes = new ArrayList<>(batch.size());
-        for (Waiting<W, R> waiting : batch) {
-            writes.add(waiting.write());
-        }
         Uni<List<R>> answers;
         try {
-            answers = statement.apply(writes);
+            answers = statement.apply(batch.stream().map(Waiting::write).toList());
         } catch (RuntimeException e) {
             answers = Uni.createFrom().failure(e);
         }

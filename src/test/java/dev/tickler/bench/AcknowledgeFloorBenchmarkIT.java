@@ -58,9 +58,9 @@ class AcknowledgeFloorBenchmarkIT {
         }
     }
 
-    private void run(LoadGenerator load, SeededRows rows, String label, String... serverArgs) throws Exception {
+    private void run(LoadGenerator load, SeededRows rows, String label, String mode, String... more) throws Exception {
         int port = Ports.freePort();
-        Process server = startServer(port, serverArgs);
+        Process server = startServer(port, mode, more);
         try {
             load.openLoop(RATE, WARM_UP, () -> load.post(port, "/", rows.nextMessage()));
             System.out.println("acknowledge floor, " + label);
@@ -79,14 +79,17 @@ class AcknowledgeFloorBenchmarkIT {
     }
 
     /**
-     * The server JVM, with the collector and heap of the application's in the push benchmark; returns once it
-     * listens, and from then on echoes whatever the server prints.
+     * The server JVM, with the flags the {@code benchmark} profile gives the application's JVM in the push benchmark
+     * ({@code quarkus.test.arg-line}); returns once it listens, and from then on echoes whatever the server prints.
      */
-    private static Process startServer(int port, String... serverArgs) throws IOException {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-XX:+UseSerialGC", "-Xmx512m", "-Xmn96m", "-cp", System.getProperty("java.class.path"),
-                FloorServer.class.getName(), serverArgs[0], String.valueOf(port)));
-        command.addAll(List.of(serverArgs).subList(1, serverArgs.length));
+    private static Process startServer(int port, String mode, String... more) throws IOException {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        Stream.of(System.getProperty("quarkus.test.arg-line", "").split("\\s+")).filter(flag -> !flag.isEmpty())
+                .forEach(command::add);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), FloorServer.class.getName(), mode,
+                String.valueOf(port)));
+        command.addAll(List.of(more));
         Process server = new ProcessBuilder(command).redirectErrorStream(true).start();
         BufferedReader output = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
         for (String line = output.readLine(); line != null; line = output.readLine()) {

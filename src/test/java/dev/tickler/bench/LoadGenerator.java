@@ -8,6 +8,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -61,10 +62,7 @@ final class LoadGenerator implements AutoCloseable {
                 long dueAt = start + index * intervalNanos;
                 send(request).onComplete(outcome -> {
                     latencies[index] = System.nanoTime() - dueAt;
-                    if (outcome.failed() || outcome.result() != 200) {
-                        failures.incrementAndGet();
-                        failureReasons.merge(outcome.failed() ? outcome.cause().toString() : "HTTP " + outcome.result(), 1, Integer::sum);
-                    }
+                    countIfFailed(outcome, failures);
                     if (done.incrementAndGet() == total) {
                         finished.complete(null);
                     }
@@ -100,10 +98,7 @@ final class LoadGenerator implements AutoCloseable {
             send(request).onComplete(outcome -> {
                 int index = done.getAndIncrement();
                 latencies[index] = System.nanoTime() - sentAt;
-                if (outcome.failed() || outcome.result() != 200) {
-                    failures.incrementAndGet();
-                    failureReasons.merge(outcome.failed() ? outcome.cause().toString() : "HTTP " + outcome.result(), 1, Integer::sum);
-                }
+                countIfFailed(outcome, failures);
                 next[0].run();
             });
         };
@@ -130,6 +125,14 @@ final class LoadGenerator implements AutoCloseable {
                 return 0;
             }
             return sorted[(int) Math.min(sorted.length - 1, Math.ceil(quantile * sorted.length) - 1)] / 1e6;
+        }
+    }
+
+    /** Anything but a 200 is a failure, counted for the run and by reason. */
+    private void countIfFailed(AsyncResult<Integer> outcome, AtomicInteger failures) {
+        if (outcome.failed() || outcome.result() != 200) {
+            failures.incrementAndGet();
+            failureReasons.merge(outcome.failed() ? outcome.cause().toString() : "HTTP " + outcome.result(), 1, Integer::sum);
         }
     }
 

@@ -20,7 +20,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -88,20 +87,8 @@ class DeliveryTest {
     void twoIdenticalPushesAtTheSameMomentSendOnce() throws Exception {
         Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(1)));
         long id = createdId(body);
-        CountDownLatch start = new CountDownLatch(1);
-        List<CompletableFuture<String>> results = new ArrayList<>();
-        for (int i = 0; i < 2; i++) {
-            results.add(CompletableFuture.supplyAsync(() -> {
-                awaitQuietly(start);
-                return push(message(id, 0)).statusCode(200).extract().jsonPath().getString("result");
-            }));
-        }
-        start.countDown();
 
-        List<String> outcomes = new ArrayList<>();
-        for (CompletableFuture<String> result : results) {
-            outcomes.add(result.get(10, TimeUnit.SECONDS));
-        }
+        List<String> outcomes = pushAllAtOnce(List.of(id, id));
         awaitState(id, "sent");
 
         assertThat(outcomes).containsExactlyInAnyOrder("claimed", "ignored");
@@ -118,29 +105,14 @@ class DeliveryTest {
             reminders.add(body);
             ids.add(createdId(body));
         }
-        ExecutorService pushers = Executors.newFixedThreadPool(32);
-        CountDownLatch start = new CountDownLatch(1);
-        List<Future<String>> results = new ArrayList<>();
-        try {
-            for (int round = 0; round < 3; round++) {
-                for (long id : ids) {
-                    results.add(pushers.submit(() -> {
-                        awaitQuietly(start);
-                        return push(message(id, 0)).statusCode(200).extract().jsonPath().getString("result");
-                    }));
-                }
-            }
-            start.countDown();
-            List<String> outcomes = new ArrayList<>();
-            for (Future<String> result : results) {
-                outcomes.add(result.get(20, TimeUnit.SECONDS));
-            }
+        List<Long> threeTimesEach = new ArrayList<>(ids);
+        threeTimesEach.addAll(ids);
+        threeTimesEach.addAll(ids);
 
-            assertThat(outcomes).filteredOn("claimed"::equals).hasSize(ids.size());
-            assertThat(outcomes).filteredOn("ignored"::equals).hasSize(2 * ids.size());
-        } finally {
-            pushers.shutdownNow();
-        }
+        List<String> outcomes = pushAllAtOnce(threeTimesEach);
+
+        assertThat(outcomes).filteredOn("claimed"::equals).hasSize(ids.size());
+        assertThat(outcomes).filteredOn("ignored"::equals).hasSize(2 * ids.size());
         for (long id : ids) {
             awaitState(id, "sent");
         }
@@ -289,6 +261,29 @@ class DeliveryTest {
 
     private static void awaitState(long id, String state) {
         await().atMost(DEADLINE).untilAsserted(() -> Api.get(id).body("state", equalTo(state)));
+    }
+
+    /** Pushes version 0 of each reminder, all released at the same moment; the answers' results, in order. */
+    private static List<String> pushAllAtOnce(List<Long> ids) throws Exception {
+        ExecutorService pushers = Executors.newFixedThreadPool(Math.min(ids.size(), 32));
+        CountDownLatch start = new CountDownLatch(1);
+        try {
+            List<Future<String>> results = new ArrayList<>();
+            for (long id : ids) {
+                results.add(pushers.submit(() -> {
+                    awaitQuietly(start);
+                    return push(message(id, 0)).statusCode(200).extract().jsonPath().getString("result");
+                }));
+            }
+            start.countDown();
+            List<String> outcomes = new ArrayList<>();
+            for (Future<String> result : results) {
+                outcomes.add(result.get(20, TimeUnit.SECONDS));
+            }
+            return outcomes;
+        } finally {
+            pushers.shutdownNow();
+        }
     }
 
     private static void awaitQuietly(CountDownLatch latch) {
