@@ -24,6 +24,8 @@ public interface TicklerConfig {
 
     Sweep sweep();
 
+    Reconcile reconcile();
+
     Infrai infrai();
 
     Metrics metrics();
@@ -146,6 +148,17 @@ public interface TicklerConfig {
         @WithName("publish-concurrency")
         @WithDefault("128")
         int publishConcurrency();
+    }
+
+    interface Reconcile {
+        /** Period of the reconcile pass, on the instances where the scheduled sweep is enabled. */
+        @WithDefault("1m")
+        String every();
+
+        /** Take-overs by the reconciler without a settling write in between before a reminder is failed. */
+        @WithName("max-takeovers")
+        @WithDefault("3")
+        int maxTakeovers();
     }
 
     interface Infrai {

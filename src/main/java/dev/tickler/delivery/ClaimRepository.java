@@ -20,6 +20,9 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 
+import dev.tickler.reminder.ReminderState;
+import dev.tickler.reminder.WireNamed;
+
 /**
  * Claims and settles deliveries. Each is one conditional UPDATE, the honest tool for "exactly one instance
  * wins", so this talks to the reactive SQL client directly instead of going through Hibernate. Claims and sends,
@@ -41,6 +44,17 @@ public class ClaimRepository {
             + " WHERE id = $1 AND version = $2"
             + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $4))"
             + " RETURNING " + CLAIMED_COLUMNS;
+
+    /** The reconciler's claim: the same, counted, and only while the poison guard ($5) allows one more. */
+    private static final String TAKE_OVER = "UPDATE reminders SET state = 'delivering', lease_until = $3,"
+            + " updated_at = $4, takeovers = takeovers + 1 WHERE id = $1 AND version = $2 AND takeovers < $5"
+            + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $4))"
+            + " RETURNING " + CLAIMED_COLUMNS;
+
+    /** The poison guard: taken over $4 times without a settling write in between, so failed, not sent again. */
+    private static final String GIVE_UP = "UPDATE reminders SET state = 'failed', last_error = $5, lease_until = NULL,"
+            + " updated_at = $3 WHERE id = $1 AND version = $2 AND takeovers >= $4"
+            + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $3))";
 
     /** Every settling write names the claim it holds; a claim taken over by another instance changes nothing. */
     private static final String HELD = " WHERE id = $1 AND version = $2 AND state = 'delivering' AND lease_until = $3";
@@ -68,11 +82,30 @@ public class ClaimRepository {
         return claims.submit(Tuple.of(id, version, utc(leaseUntil), utc(now)));
     }
 
-    /** The row's state and version, to say why a message claimed nothing; empty when there is no such row. */
-    public Uni<Optional<Row>> stateOf(long id) {
+    /** The reconciler's claim, counted for the poison guard; empty once the reminder has had maxTakeovers. */
+    public Uni<Optional<ClaimedReminder>> takeOver(long id, int version, Instant now, Instant leaseUntil,
+            int maxTakeovers) {
+        return pool.preparedQuery(TAKE_OVER).execute(Tuple.of(id, version, utc(leaseUntil), utc(now), maxTakeovers))
+                .map(ClaimRepository::claimIn);
+    }
+
+    /** Fails a reminder the reconciler has taken over maxTakeovers times; false when it moved on meanwhile. */
+    public Uni<Boolean> giveUp(long id, int version, Instant now, int maxTakeovers, String error) {
+        return pool.preparedQuery(GIVE_UP).execute(Tuple.of(id, version, utc(now), maxTakeovers, error))
+                .map(rows -> rows.rowCount() == 1);
+    }
+
+    /** A row's state and version, to say why a message claimed nothing. */
+    public record RowState(ReminderState state, int version) {
+    }
+
+    /** The row's state and version; empty when there is no such row. */
+    public Uni<Optional<RowState>> stateOf(long id) {
         return pool.preparedQuery("SELECT state, version FROM reminders WHERE id = $1")
                 .execute(Tuple.of(id))
-                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next()));
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next())
+                        .map(row -> new RowState(WireNamed.fromWireName(ReminderState.class, row.getString("state")),
+                                row.getInteger("version"))));
     }
 
     /**
@@ -96,7 +129,7 @@ public class ClaimRepository {
 
     /** A failed attempt whose retry stays with this instance; the claim is kept. */
     public Uni<Boolean> recordAttempt(ClaimedReminder claim, int attempts, String error, Instant now) {
-        return settle("UPDATE reminders SET attempts = $5, last_error = $6, updated_at = $4" + HELD,
+        return settle("UPDATE reminders SET attempts = $5, last_error = $6, takeovers = 0, updated_at = $4" + HELD,
                 claim, utc(now), attempts, error);
     }
 
@@ -104,7 +137,7 @@ public class ClaimRepository {
     public Uni<Boolean> handBack(ClaimedReminder claim, int attempts, String error, int handoff, String messageId,
             Instant now) {
         return settle("UPDATE reminders SET state = 'handed_off', attempts = $5, last_error = $6, handoff = $7,"
-                        + " message_id = $8, lease_until = NULL, updated_at = $4" + HELD,
+                        + " message_id = $8, lease_until = NULL, takeovers = 0, updated_at = $4" + HELD,
                 claim, utc(now), attempts, error, handoff, messageId);
     }
 
@@ -114,19 +147,20 @@ public class ClaimRepository {
      */
     public Uni<Boolean> retryAfterLease(ClaimedReminder claim, int attempts, String error, Instant retryAt,
             Instant now) {
-        return settle("UPDATE reminders SET attempts = $5, last_error = $6, lease_until = $7, updated_at = $4" + HELD,
+        return settle("UPDATE reminders SET attempts = $5, last_error = $6, lease_until = $7, takeovers = 0,"
+                + " updated_at = $4" + HELD,
                 claim, utc(now), attempts, error, utc(retryAt));
     }
 
     /** Shutdown gave the claim up; the reminder is back on the queue under a new hand-off number. */
     public Uni<Boolean> release(ClaimedReminder claim, int handoff, String messageId, Instant now) {
         return settle("UPDATE reminders SET state = 'handed_off', handoff = $5, message_id = $6, lease_until = NULL,"
-                + " updated_at = $4" + HELD, claim, utc(now), handoff, messageId);
+                + " takeovers = 0, updated_at = $4" + HELD, claim, utc(now), handoff, messageId);
     }
 
     /** Shutdown gave the claim up and the queue could not take it back: the reconciler will. */
     public Uni<Boolean> endLease(ClaimedReminder claim, Instant now) {
-        return settle("UPDATE reminders SET lease_until = $4, updated_at = $4" + HELD, claim, utc(now));
+        return settle("UPDATE reminders SET lease_until = $4, takeovers = 0, updated_at = $4" + HELD, claim, utc(now));
     }
 
     private Uni<Boolean> settle(String sql, ClaimedReminder claim, Object... values) {

@@ -7,7 +7,9 @@ import java.time.temporal.ChronoUnit;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -24,6 +26,7 @@ import dev.tickler.handoff.HandOffService;
 import dev.tickler.handoff.ReminderMessage;
 import dev.tickler.infrai.InfraiClient;
 import dev.tickler.reminder.ReminderKeys;
+import dev.tickler.reminder.ReminderState;
 import dev.tickler.time.Pause;
 
 /**
@@ -34,6 +37,9 @@ import dev.tickler.time.Pause;
 public class DeliveryService {
 
     private static final Logger LOG = Logger.getLogger(DeliveryService.class);
+    private static final Duration SETTLE_RETRY_FIRST = Duration.ofMillis(250);
+    private static final Duration SETTLE_RETRY_MAX = Duration.ofSeconds(10);
+    private static final Duration LONGEST_RECORDABLE_LAG = Duration.ofNanos(Long.MAX_VALUE);
 
     /** Why a message claimed nothing; its label names it in the push answer and in tickler_push_ignored_total. */
     public enum Ignored {
@@ -66,6 +72,8 @@ public class DeliveryService {
     private final MeterRegistry registry;
     private final TicklerConfig.Delivery config;
     private final int maxAttempts;
+    private final int maxTakeovers;
+    private final Counter poisoned;
     private final RetryPolicy retryPolicy;
     private final AdaptiveConcurrency concurrency;
     private final Timer dispatchLag;
@@ -83,6 +91,10 @@ public class DeliveryService {
         this.registry = registry;
         this.config = config.delivery();
         this.maxAttempts = config.notifier().maxAttempts();
+        this.maxTakeovers = config.reconcile().maxTakeovers();
+        this.poisoned = Counter.builder("tickler.reconcile.gave.up")
+                .description("Reminders failed by the poison guard: taken over too often without settling")
+                .register(registry);
         this.retryPolicy = new RetryPolicy(config.notifier());
         this.concurrency = new AdaptiveConcurrency(config.notifier().concurrency());
         this.dispatchLag = Timer.builder("tickler.dispatch.lag")
@@ -113,10 +125,43 @@ public class DeliveryService {
             return Uni.createFrom().item(new Acceptance.Refused("backlog of " + held.size() + " deliveries is full"));
         }
         Instant now = now();
-        return claims.claim(message.reminderId(), message.version(), now, now.plus(config.lease()))
+        return detached(claims.claim(message.reminderId(), message.version(), now, now.plus(config.lease()))
                 .chain(claimed -> claimed.isPresent()
                         ? Uni.createFrom().item(startDelivery(claimed.get()))
-                        : whyNotClaimed(message).map(Acceptance.NotClaimed::new));
+                        : whyNotClaimed(message).map(Acceptance.NotClaimed::new)));
+    }
+
+    /**
+     * The reconciler's way in: the same claim and delivery, counted as a take-over. A reminder taken over
+     * tickler.reconcile.max-takeovers times without ever settling is failed instead (the poison guard); empty when
+     * nothing was claimed.
+     */
+    public Uni<Optional<Acceptance.Claimed>> takeOver(ReminderMessage message) {
+        Instant now = now();
+        return detached(claims.takeOver(message.reminderId(), message.version(), now, now.plus(config.lease()),
+                        maxTakeovers)
+                .chain(claimed -> claimed.isPresent()
+                        ? Uni.createFrom().item(Optional.of(startDelivery(claimed.get())))
+                        : giveUpIfPoisoned(message, now).replaceWith(Optional.<Acceptance.Claimed>empty())));
+    }
+
+    private Uni<Void> giveUpIfPoisoned(ReminderMessage message, Instant now) {
+        String error = "taken over by the reconciler " + maxTakeovers
+                + " times without its delivery ever settling; failed instead of sent again";
+        return claims.giveUp(message.reminderId(), message.version(), now, maxTakeovers, error).invoke(gaveUp -> {
+            if (gaveUp) {
+                poisoned.increment();
+                LOG.warnf("reminder %d (version %d) %s", message.reminderId(), message.version(), error);
+            }
+        }).replaceWithVoid();
+    }
+
+    /**
+     * Runs the work to its end whatever its subscriber does: a push whose client hangs up, or a request that is
+     * cancelled, must not leave a claim made in Postgres without the delivery that follows it (SPEC §4).
+     */
+    private static <T> Uni<T> detached(Uni<T> work) {
+        return Uni.createFrom().emitter(emitter -> work.subscribe().with(emitter::complete, emitter::fail));
     }
 
     /** Stops claiming: from now on every message is refused so the queue keeps it. */
@@ -129,7 +174,7 @@ public class DeliveryService {
         return held;
     }
 
-    private Acceptance startDelivery(ClaimedReminder claim) {
+    private Acceptance.Claimed startDelivery(ClaimedReminder claim) {
         held.put(claim.id(), claim);
         Uni<Void> settled = attempt(claim)
                 .onFailure().invoke(failure -> LOG.errorf(failure,
@@ -148,11 +193,12 @@ public class DeliveryService {
             Ignored reason;
             if (row.isEmpty()) {
                 reason = Ignored.UNKNOWN;
-            } else if (row.get().getInteger("version") != message.version()) {
+            } else if (row.get().version() != message.version()) {
                 reason = Ignored.STALE;
             } else {
-                String state = row.get().getString("state");
-                reason = state.equals("delivering") || state.equals("sent") ? Ignored.DUPLICATE : Ignored.FINISHED;
+                ReminderState state = row.get().state();
+                reason = state == ReminderState.DELIVERING || state == ReminderState.SENT
+                        ? Ignored.DUPLICATE : Ignored.FINISHED;
             }
             ignoredPushes.get(reason).increment();
             return reason;
@@ -162,7 +208,7 @@ public class DeliveryService {
     /** One notifier attempt for a held claim, then whatever SPEC §5 says comes next. */
     private Uni<Void> attempt(ClaimedReminder claim) {
         if (claim.expiresAt() != null && now().isAfter(claim.expiresAt())) {
-            return claims.markExpired(claim, now()).invoke(settled -> logLostClaim(claim, settled)).replaceWithVoid();
+            return settleWith(claim, () -> claims.markExpired(claim, now()));
         }
         return concurrency.run(() -> notifier.send(claim)).chain(outcome -> settle(claim, outcome));
     }
@@ -170,30 +216,72 @@ public class DeliveryService {
     private Uni<Void> settle(ClaimedReminder claim, NotifierOutcome outcome) {
         int attempts = claim.attempts() + 1;
         if (outcome instanceof NotifierOutcome.Delivered) {
-            concurrency.succeeded();
-            dispatchLag.record(Duration.between(claim.fireAt(), clock.instant()));
-            return claims.markSent(claim, attempts, now()).invoke(settled -> logLostClaim(claim, settled))
-                    .replaceWithVoid();
+            return settleWith(claim, () -> claims.markSent(claim, attempts, now()))
+                    .invoke(() -> sideEffect(claim, () -> {
+                        concurrency.succeeded();
+                        recordDispatchLag(claim.fireAt());
+                    }));
         }
         if (outcome instanceof NotifierOutcome.Permanent permanent) {
-            return claims.markFailed(claim, attempts, permanent.error(), now())
-                    .invoke(settled -> logLostClaim(claim, settled)).replaceWithVoid();
+            return settleWith(claim, () -> claims.markFailed(claim, attempts, permanent.error(), now()));
         }
         NotifierOutcome.Retryable retryable = (NotifierOutcome.Retryable) outcome;
         if (retryable.rateLimited()) {
-            concurrency.rateLimited();
+            sideEffect(claim, concurrency::rateLimited);
         }
         if (attempts >= maxAttempts) {
-            return claims.markFailed(claim, attempts, retryable.error() + " (after " + attempts + " attempts)", now())
-                    .invoke(settled -> logLostClaim(claim, settled)).replaceWithVoid();
+            return settleWith(claim, () -> claims.markFailed(claim, attempts,
+                    retryable.error() + " (after " + attempts + " attempts)", now()));
         }
         Duration wait = retryable.retryAfter() != null ? retryable.retryAfter() : retryPolicy.backoffAfter(attempts);
         if (wait.compareTo(config.inlineRetryMax()) <= 0) {
-            return claims.recordAttempt(claim, attempts, retryable.error(), now())
+            return persistently(claim, () -> claims.recordAttempt(claim, attempts, retryable.error(), now()))
                     .chain(kept -> kept ? pause.of(wait).chain(() -> attempt(claim.withAttempts(attempts)))
                             : Uni.createFrom().voidItem().invoke(() -> logLostClaim(claim, false)));
         }
         return handBack(claim, attempts, retryable.error(), wait);
+    }
+
+    /** A settling write that ends this instance's part: made persistently, its loss logged. */
+    private Uni<Void> settleWith(ClaimedReminder claim, Supplier<Uni<Boolean>> write) {
+        return persistently(claim, write).invoke(settled -> logLostClaim(claim, settled)).replaceWithVoid();
+    }
+
+    /**
+     * A settling write is tried again, with growing pauses, while the claim's lease still holds: a row left
+     * delivering after its send would be sent again by the reconciler. Past the lease the reconciler owns it.
+     */
+    private Uni<Boolean> persistently(ClaimedReminder claim, Supplier<Uni<Boolean>> write) {
+        return persistently(claim, write, SETTLE_RETRY_FIRST);
+    }
+
+    private Uni<Boolean> persistently(ClaimedReminder claim, Supplier<Uni<Boolean>> write, Duration wait) {
+        return Uni.createFrom().<Boolean>deferred(write::get).onFailure().recoverWithUni(failure -> {
+            if (clock.instant().plus(wait).isAfter(claim.leaseUntil())) {
+                return Uni.createFrom().failure(failure);
+            }
+            LOG.warnf("settling reminder %d failed (%s); trying again in %d ms", claim.id(), failure.getMessage(),
+                    wait.toMillis());
+            Duration next = wait.multipliedBy(2).compareTo(SETTLE_RETRY_MAX) > 0 ? SETTLE_RETRY_MAX : wait.multipliedBy(2);
+            return pause.of(wait).chain(() -> persistently(claim, write, next));
+        });
+    }
+
+    /** Metrics and logs after a settled write: whatever they throw, the row's state is already right. */
+    private static void sideEffect(ClaimedReminder claim, Runnable effect) {
+        try {
+            effect.run();
+        } catch (RuntimeException e) {
+            LOG.warnf("bookkeeping after settling reminder %d failed: %s", claim.id(), e);
+        }
+    }
+
+    /** The timer holds nanoseconds in a long: a lag beyond about 292 years is not a lag worth a sample. */
+    private void recordDispatchLag(Instant fireAt) {
+        Duration lag = Duration.between(fireAt, clock.instant());
+        if (!lag.isNegative() && lag.compareTo(LONGEST_RECORDABLE_LAG) <= 0) {
+            dispatchLag.record(lag);
+        }
     }
 
     /**
@@ -205,11 +293,13 @@ public class DeliveryService {
         Instant from = now();
         long delaySeconds = Math.min(InfraiClient.MAX_DELAY_SECONDS, HandOffService.delaySeconds(from.plus(wait), from));
         return republish(claim, delaySeconds)
-                .chain(messageId -> claims.handBack(claim, attempts, error, claim.handoff() + 1, messageId, now()))
+                .chain(messageId -> persistently(claim,
+                        () -> claims.handBack(claim, attempts, error, claim.handoff() + 1, messageId, now())))
                 .onFailure().recoverWithUni(publishFailure -> {
                     LOG.warnf("retry of reminder %d could not be put on the queue (%s); it waits for its lease to end",
                             claim.id(), publishFailure.getMessage());
-                    return claims.retryAfterLease(claim, attempts, error, now().plus(wait), now());
+                    return persistently(claim,
+                            () -> claims.retryAfterLease(claim, attempts, error, now().plus(wait), now()));
                 })
                 .invoke(settled -> logLostClaim(claim, settled))
                 .replaceWithVoid();

@@ -79,6 +79,10 @@ public class Reminder extends PanacheEntityBase {
     @Column(name = "sent_at")
     public Instant sentAt;
 
+    /** Reconciler take-overs since the last settling write; the poison guard fails the reminder past a limit. */
+    @Column(nullable = false)
+    public int takeovers;
+
     /** The send key of SPEC §1: one logical send, the same across retries, reconciles and redrives. */
     public String sendKey() {
         return ReminderKeys.sendKey(id, version);

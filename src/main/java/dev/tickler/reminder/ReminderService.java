@@ -81,6 +81,7 @@ public class ReminderService {
             reminder.lastError = null;
             reminder.messageId = null;
             reminder.leaseUntil = null;
+            reminder.takeovers = 0;
             reminder.state = ReminderState.PENDING;
         })
                 .onFailure(ReminderService::isUniqueViolation).transform(e -> ProblemException.conflict(
@@ -114,6 +115,7 @@ public class ReminderService {
             }
             reminder.handoff++;
             reminder.attempts = 0;
+            reminder.takeovers = 0;
             reminder.lastError = null;
             reminder.messageId = null;
             reminder.state = ReminderState.PENDING;

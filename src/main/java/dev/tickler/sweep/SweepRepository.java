@@ -33,6 +33,15 @@ public class SweepRepository {
     static final String DUE_PARKED = "SELECT id, version, handoff, channel, fire_at FROM reminders"
             + " WHERE state = 'pending' AND fire_at <= $1 ORDER BY fire_at LIMIT $2 FOR UPDATE SKIP LOCKED";
 
+    /** Two small partial indexes answer it (handed_off by fire_at, delivering by lease): cheap when all is well. */
+    static final String OVERDUE = "SELECT id, version FROM reminders"
+            + " WHERE (state = 'handed_off' AND fire_at < $1 AND updated_at < $1)"
+            + " OR (state = 'delivering' AND lease_until < $2)"
+            + " ORDER BY id LIMIT $3";
+
+    static final String EXPIRE_WAITING = "UPDATE reminders SET state = 'expired', updated_at = $1"
+            + " WHERE expires_at IS NOT NULL AND expires_at < $1 AND state IN ('pending', 'handed_off')";
+
     private final Pool pool;
 
     public SweepRepository(Pool pool) {
@@ -71,10 +80,7 @@ public class SweepRepository {
      * with a lease that ran out (the instance that claimed them died).
      */
     public Uni<List<ReminderMessage>> overdue(Instant overdueBefore, Instant now, int limit) {
-        return pool.preparedQuery("SELECT id, version FROM reminders"
-                        + " WHERE (state = 'handed_off' AND fire_at < $1 AND updated_at < $1)"
-                        + " OR (state = 'delivering' AND lease_until < $2)"
-                        + " ORDER BY id LIMIT $3")
+        return pool.preparedQuery(OVERDUE)
                 .execute(Tuple.of(utc(overdueBefore), utc(now), limit))
                 .map(rows -> {
                     List<ReminderMessage> overdue = new ArrayList<>();
@@ -87,8 +93,7 @@ public class SweepRepository {
 
     /** Waiting reminders whose delivery window closed: expired, never sent late. */
     public Uni<Integer> expireWaiting(Instant now) {
-        return pool.preparedQuery("UPDATE reminders SET state = 'expired', updated_at = $1"
-                        + " WHERE expires_at IS NOT NULL AND expires_at < $1 AND state IN ('pending', 'handed_off')")
+        return pool.preparedQuery(EXPIRE_WAITING)
                 .execute(Tuple.of(utc(now)))
                 .map(rows -> rows.rowCount());
     }

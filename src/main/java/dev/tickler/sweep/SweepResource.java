@@ -7,8 +7,9 @@ import jakarta.ws.rs.core.MediaType;
 
 import io.smallrye.mutiny.Uni;
 
-/** POST /v1/sweep: one sweep now, for an external cron such as a Knative PingSource (SPEC §3, §6). */
-@Path("/v1/sweep")
+/** One sweep or one reconcile pass now, for an external cron where instances scale to zero (SPEC §3, §6). */
+@Path("/v1")
+@Produces(MediaType.APPLICATION_JSON)
 public class SweepResource {
 
     private final SweepService sweep;
@@ -18,8 +19,14 @@ public class SweepResource {
     }
 
     @POST
-    @Produces(MediaType.APPLICATION_JSON)
+    @Path("/sweep")
     public Uni<SweepReport> sweep() {
         return sweep.run();
+    }
+
+    @POST
+    @Path("/reconcile")
+    public Uni<ReconcileReport> reconcile() {
+        return sweep.reconcileNow();
     }
 }

@@ -8,7 +8,10 @@ import io.smallrye.mutiny.Uni;
 
 import dev.tickler.config.TicklerConfig;
 
-/** The scheduled sweep: every tickler.sweep.every, skipped while a run is still going or when turned off. */
+/**
+ * The scheduled sweep (every tickler.sweep.every) and reconcile pass (every tickler.reconcile.every), each skipped
+ * while its previous run is still going, and both off with tickler.sweep.enabled=false.
+ */
 @ApplicationScoped
 public class SweepScheduler {
 
@@ -22,6 +25,13 @@ public class SweepScheduler {
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Disabled.class)
     Uni<Void> scheduledSweep() {
         return sweep.run().replaceWithVoid();
+    }
+
+    /** The reconcile pass on its own, shorter period, on the same instances as the sweep. */
+    @Scheduled(identity = "reconcile", every = "${tickler.reconcile.every:1m}", delayed = "${tickler.reconcile.every:1m}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = Disabled.class)
+    Uni<Void> scheduledReconcile() {
+        return sweep.reconcileNow().replaceWithVoid();
     }
 
     /** tickler.sweep.enabled=false: a receiver-only deployment leaves the sweep to its own function. */

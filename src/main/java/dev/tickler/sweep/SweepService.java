@@ -20,7 +20,6 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.delivery.DeliveryService;
-import dev.tickler.delivery.DeliveryService.Acceptance;
 import dev.tickler.handoff.HandOffService;
 import dev.tickler.handoff.ReminderMessage;
 import dev.tickler.infrai.InfraiClient;
@@ -46,6 +45,7 @@ public class SweepService {
     private final TicklerConfig.Sweep config;
     private final MeterRegistry registry;
     private final Timer duration;
+    private final Timer reconcileDuration;
 
     public SweepService(SweepRepository repository, InfraiClient infrai, DeliveryService delivery, Clock clock,
             TicklerConfig config, MeterRegistry registry) {
@@ -57,6 +57,8 @@ public class SweepService {
         this.registry = registry;
         this.duration = Timer.builder("tickler.sweep.duration").description("Duration of sweep runs")
                 .register(registry);
+        this.reconcileDuration = Timer.builder("tickler.reconcile.duration")
+                .description("Duration of reconcile passes").register(registry);
         requireWindowUnderQueueCeiling(this.config.window());
     }
 
@@ -84,6 +86,26 @@ public class SweepService {
                     long millis = Duration.between(started, clock.instant()).toMillis();
                     SweepReport report = new SweepReport(handedOff.get(), failedPublish.get(), reconciled.get(),
                             expired.get(), millis);
+                    record(report);
+                    return report;
+                });
+    }
+
+    /**
+     * The reconcile pass alone (SPEC §6): expiry, then what never came back or was claimed by an instance that
+     * died. Run every tickler.reconcile.every, far more often than the sweep; index-only work when nothing is due.
+     */
+    public Uni<ReconcileReport> reconcileNow() {
+        Instant started = clock.instant();
+        Instant deadline = started.plus(config.timeBudget());
+        AtomicLong reconciled = new AtomicLong();
+        AtomicLong expired = new AtomicLong();
+        return repository.expireWaiting(now())
+                .invoke(expired::set)
+                .chain(() -> reconcile(deadline, reconciled))
+                .map(ignored -> {
+                    ReconcileReport report = new ReconcileReport(reconciled.get(), expired.get(),
+                            Duration.between(started, clock.instant()).toMillis());
                     record(report);
                     return report;
                 });
@@ -140,17 +162,17 @@ public class SweepService {
                 });
     }
 
-    /** Claims overdue reminders through the receiver's own claim and waits for their delivery to settle. */
+    /** Takes overdue reminders over through the receiver's own claim and waits for their delivery to settle. */
     private Uni<Void> reconcile(Instant deadline, AtomicLong reconciled) {
         Instant now = now();
         return repository.overdue(now.minus(config.grace()), now, config.batchSize())
                 .chain(overdue -> Multi.createFrom().iterable(overdue)
-                        .onItem().transformToUni(delivery::accept)
+                        .onItem().transformToUni(delivery::takeOver)
                         .merge(config.publishConcurrency())
-                        .onItem().transformToUni(acceptance -> {
-                            if (acceptance instanceof Acceptance.Claimed claimed) {
+                        .onItem().transformToUni(claimed -> {
+                            if (claimed.isPresent()) {
                                 reconciled.incrementAndGet();
-                                return claimed.settled();
+                                return claimed.get().settled();
                             }
                             return Uni.createFrom().voidItem();
                         })
@@ -159,6 +181,16 @@ public class SweepService {
                         .chain(ignored -> overdue.size() < config.batchSize() || clock.instant().isAfter(deadline)
                                 ? Uni.createFrom().voidItem()
                                 : reconcile(deadline, reconciled)));
+    }
+
+    private void record(ReconcileReport report) {
+        registry.counter("tickler.sweep.reconciled").increment(report.reconciled());
+        registry.counter("tickler.sweep.expired").increment(report.expired());
+        reconcileDuration.record(Duration.ofMillis(report.durationMs()));
+        if (report.reconciled() > 0 || report.expired() > 0) {
+            LOG.infof("reconcile: %d reconciled, %d expired in %d ms", report.reconciled(), report.expired(),
+                    report.durationMs());
+        }
     }
 
     private void record(SweepReport report) {

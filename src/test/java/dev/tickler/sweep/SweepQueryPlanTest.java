@@ -5,23 +5,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
-import java.util.List;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
+import dev.tickler.testing.QueryPlan;
 
-/** The hand-off query reads about as many rows as it hands off: the partial index on pending rows does the work. */
+/**
+ * The sweep's queries read about as many rows as they act on: the hand-off reads the partial index on pending rows,
+ * and the reconcile pass, which runs every minute, does index-only work when nothing is overdue.
+ */
 @QuarkusTest
 class SweepQueryPlanTest {
 
@@ -40,34 +40,45 @@ class SweepQueryPlanTest {
         long due = database.count("SELECT count(*) FROM reminders WHERE state = 'pending' AND fire_at <= $1",
                 horizon.atOffset(ZoneOffset.UTC));
 
-        JsonObject plan = explain(horizon, 2000);
-        List<JsonObject> nodes = new ArrayList<>();
-        collect(plan.getJsonObject("Plan"), nodes);
+        QueryPlan plan = QueryPlan.explain(pool, "ANALYZE, FORMAT JSON", SweepRepository.DUE_PARKED,
+                horizon.atOffset(ZoneOffset.UTC), 2000);
 
-        assertThat(nodes).extracting(node -> node.getString("Node Type")).doesNotContain("Seq Scan");
-        JsonObject scan = nodes.stream().filter(node -> "reminders_pending_fire_at_idx".equals(node.getString("Index Name")))
-                .findFirst().orElseThrow(() -> new AssertionError("the partial index is not used: " + plan.encodePrettily()));
+        assertThat(plan.nodeTypes()).doesNotContain("Seq Scan");
+        JsonObject scan = plan.nodes().stream()
+                .filter(node -> "reminders_pending_fire_at_idx".equals(node.getString("Index Name")))
+                .findFirst().orElseThrow(() -> new AssertionError("the partial index is not used: " + plan));
         long rowsRead = scan.getLong("Actual Rows") + scan.getLong("Rows Removed by Filter", 0L);
         System.out.printf("hand-off query: %d due of %d+ parked rows, %d read through %s in %.3f ms%n", due,
-                100_000, rowsRead, scan.getString("Index Name"), plan.getDouble("Execution Time"));
+                100_000, rowsRead, scan.getString("Index Name"), plan.executionMillis());
         assertThat(rowsRead).isBetween(due, due + 5);
     }
 
-    private JsonObject explain(Instant horizon, int batchSize) {
-        Object result = pool.preparedQuery("EXPLAIN (ANALYZE, FORMAT JSON) " + SweepRepository.DUE_PARKED)
-                .execute(Tuple.of(horizon.atOffset(ZoneOffset.UTC), batchSize))
-                .await().indefinitely().iterator().next().getValue(0);
-        JsonArray plans = result instanceof JsonArray array ? array : new JsonArray(result.toString());
-        return plans.getJsonObject(0);
-    }
+    @Test
+    void reconcileFindsNothingOverdueFromItsPartialIndexesAlone() {
+        // plenty of reminders waiting on the queue and plenty finished, none overdue
+        database.execute("INSERT INTO reminders (user_id, channel, template, fire_at, state)"
+                + " SELECT 'plan-waiting', 'email', 't' || g, now() + g * interval '1 second', 'handed_off'"
+                + " FROM generate_series(1, 50000) g");
+        database.execute("INSERT INTO reminders (user_id, channel, template, fire_at, state, sent_at)"
+                + " SELECT 'plan-sent', 'email', 't' || g, now() - g * interval '1 second', 'sent', now()"
+                + " FROM generate_series(1, 50000) g");
+        database.execute("ANALYZE reminders");
+        Instant now = Instant.now();
 
-    private static void collect(JsonObject node, List<JsonObject> into) {
-        into.add(node);
-        JsonArray children = node.getJsonArray("Plans");
-        if (children != null) {
-            for (int i = 0; i < children.size(); i++) {
-                collect(children.getJsonObject(i), into);
-            }
-        }
+        QueryPlan overdue = QueryPlan.explain(pool, "ANALYZE, BUFFERS, FORMAT JSON", SweepRepository.OVERDUE,
+                now.minus(Duration.ofMinutes(10)).atOffset(ZoneOffset.UTC), now.atOffset(ZoneOffset.UTC), 2000);
+        QueryPlan expiry = QueryPlan.explain(pool, "FORMAT JSON", SweepRepository.EXPIRE_WAITING,
+                now.atOffset(ZoneOffset.UTC));
+
+        assertThat(overdue.nodeTypes()).doesNotContain("Seq Scan");
+        assertThat(overdue.indexes()).contains("reminders_handed_off_fire_at_idx", "reminders_delivering_lease_idx");
+        long buffers = overdue.plan().getJsonObject("Plan").getLong("Shared Hit Blocks", 0L)
+                + overdue.plan().getJsonObject("Plan").getLong("Shared Read Blocks", 0L);
+        System.out.printf("reconcile query with nothing overdue: %d buffers, %.3f ms; plan %s%n", buffers,
+                overdue.executionMillis(), overdue.nodeTypes());
+        assertThat(buffers).isLessThan(200);
+        assertThat(expiry.nodeTypes()).doesNotContain("Seq Scan");
+        assertThat(expiry.indexes()).contains("reminders_waiting_expires_at_idx");
+        database.execute("DELETE FROM reminders WHERE user_id IN ('plan-waiting', 'plan-sent')");
     }
 }

@@ -40,6 +40,25 @@ public class Database {
         return ids;
     }
 
+    /**
+     * One reminder written straight into the table, for states and values the API refuses or cannot reach; every
+     * column not given keeps its default. Answers its id.
+     */
+    public long insertReminder(String userId, String state, Instant fireAt, String extraColumns, Object... extraValues) {
+        StringBuilder columns = new StringBuilder("user_id, channel, template, fire_at, state");
+        StringBuilder values = new StringBuilder("$1, 'email', 'trial_ending', $2, $3");
+        List<Object> parameters = new ArrayList<>(List.of(userId, fireAt.atOffset(ZoneOffset.UTC), state));
+        if (!extraColumns.isEmpty()) {
+            columns.append(", ").append(extraColumns);
+            for (Object value : extraValues) {
+                parameters.add(value instanceof Instant instant ? instant.atOffset(ZoneOffset.UTC) : value);
+                values.append(", $").append(parameters.size());
+            }
+        }
+        return pool.preparedQuery("INSERT INTO reminders (" + columns + ") VALUES (" + values + ") RETURNING id")
+                .execute(Tuple.from(parameters)).await().indefinitely().iterator().next().getLong(0);
+    }
+
     public long count(String sql, Object... parameters) {
         return pool.preparedQuery(sql).execute(Tuple.from(parameters))
                 .await().indefinitely()
