@@ -13,11 +13,8 @@ import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemMappers;
 import dev.tickler.problem.ProblemType;
 
-/** What every /v1 request passes before it reaches a resource: a known API key, a bounded body (SPEC §3). */
+/** What every /v1 request passes before it reaches a resource: a known API key (SPEC §3). Bodies: {@code HttpEdge}. */
 public class ApiGate {
-
-    /** SPEC §3: bodies over 64 KiB are refused. */
-    public static final long MAX_BODY_BYTES = 64 * 1024;
 
     private static final String BEARER = "Bearer ";
 
@@ -43,15 +40,6 @@ public class ApiGate {
                         "send Authorization: Bearer <api key> with a key configured in tickler.api.keys")))
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
                 .build();
-    }
-
-    @ServerRequestFilter(preMatching = true, priority = 1001)
-    public Response limitBodySize(ContainerRequestContext request) {
-        if (!isApiPath(request) || request.getLength() <= MAX_BODY_BYTES) {
-            return null;
-        }
-        return problems.toResponse(Problem.of(ProblemType.PAYLOAD_TOO_LARGE,
-                "the body has " + request.getLength() + " bytes; /v1 accepts at most " + MAX_BODY_BYTES));
     }
 
     private static boolean isApiPath(ContainerRequestContext request) {

@@ -92,7 +92,7 @@ public class PushResource {
 
     private Response unavailable(String detail) {
         return Response.fromResponse(problems.toResponse(Problem.of(ProblemType.UNAVAILABLE, detail)))
-                .header("Retry-After", "5")
+                .header("Retry-After", ProblemMappers.RETRY_AFTER_SECONDS)
                 .build();
     }
 }

@@ -35,6 +35,9 @@ public class ProblemMappers {
             Long.class, "an integer",
             Boolean.class, "true or false");
 
+    /** How long a caller should wait after a 503 before trying again. */
+    public static final String RETRY_AFTER_SECONDS = "5";
+
     private final ObjectMapper objectMapper;
 
     public ProblemMappers(ObjectMapper objectMapper) {
@@ -42,11 +45,13 @@ public class ProblemMappers {
     }
 
     public Response toResponse(Problem problem) {
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(json(problem)).build();
+    }
+
+    /** The problem document as it goes on the wire, for answers written below the REST layer. */
+    public String json(Problem problem) {
         try {
-            return Response.status(problem.status())
-                    .type(Problem.MEDIA_TYPE)
-                    .entity(objectMapper.writeValueAsString(problem))
-                    .build();
+            return objectMapper.writeValueAsString(problem);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("a problem document could not be written", e);
         }
@@ -108,9 +113,23 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
+        if (DatabaseUnreachable.is(e)) {
+            LOG.warnf("answered 503: the database cannot be reached (%s)", rootMessage(e));
+            return Response.fromResponse(toResponse(Problem.of(ProblemType.UNAVAILABLE,
+                    "the database cannot be reached; try again shortly")))
+                    .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS).build();
+        }
         String errorId = UUID.randomUUID().toString();
         LOG.errorf(e, "unexpected failure, error id %s", errorId);
         return toResponse(Problem.of(ProblemType.INTERNAL, "error id " + errorId + " names this failure in the logs"));
+    }
+
+    private static String rootMessage(Throwable e) {
+        Throwable root = e;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     private static String detailFor(ProblemType type) {

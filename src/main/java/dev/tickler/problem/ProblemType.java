@@ -4,6 +4,7 @@ package dev.tickler.problem;
 public enum ProblemType {
     VALIDATION("validation", "Request is not valid", 400),
     MALFORMED_JSON("malformed-json", "Body is not valid JSON", 400),
+    BAD_REQUEST("bad-request", "Not a well-formed HTTP request", 400),
     UNAUTHORIZED("unauthorized", "Missing or unknown API key", 401),
     BAD_SIGNATURE("bad-signature", "Signature missing or not valid", 401),
     UNREADABLE_MESSAGE("unreadable-message", "Not a Tickler queue message", 400),
@@ -12,7 +13,9 @@ public enum ProblemType {
     NOT_ACCEPTABLE("not-acceptable", "Not acceptable", 406),
     CONFLICT("conflict", "Conflict with the reminder's state", 409),
     PAYLOAD_TOO_LARGE("payload-too-large", "Body too large", 413),
+    URI_TOO_LONG("uri-too-long", "URI too long", 414),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", 415),
+    HEADERS_TOO_LARGE("headers-too-large", "Request headers too large", 431),
     INTERNAL("internal", "Internal error", 500),
     UNAVAILABLE("unavailable", "Service unavailable", 503);
 

@@ -25,8 +25,12 @@ public record ListPosition(Instant fireAt, long id) {
             if (bar < 0) {
                 return Optional.empty();
             }
-            return Optional.of(new ListPosition(Instant.parse(position.substring(0, bar)),
-                    Long.parseLong(position.substring(bar + 1))));
+            Instant fireAt = Instant.parse(position.substring(0, bar));
+            long id = Long.parseLong(position.substring(bar + 1));
+            if (!ReminderTiming.isSupported(fireAt) || id < 1) {
+                return Optional.empty();
+            }
+            return Optional.of(new ListPosition(fireAt, id));
         } catch (RuntimeException notACursor) {
             return Optional.empty();
         }

@@ -83,11 +83,6 @@ public class Reminder extends PanacheEntityBase {
     @Column(nullable = false)
     public int takeovers;
 
-    /** The send key of SPEC §1: one logical send, the same across retries, reconciles and redrives. */
-    public String sendKey() {
-        return ReminderKeys.sendKey(id, version);
-    }
-
     /** The publish key of SPEC §1 for this version's current hand-off. */
     public String publishKey() {
         return ReminderKeys.publishKey(id, version, handoff);

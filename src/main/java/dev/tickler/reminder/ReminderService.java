@@ -137,21 +137,33 @@ public class ReminderService {
                 }));
     }
 
+    /** Checks the whole change against the stored row first, so a refused PATCH writes nothing. */
     private void applyChange(Reminder reminder, ReminderChange change) {
         String tz = change.tz() != null ? change.tz() : reminder.tz;
-        Instant previousFireAt = reminder.fireAt;
+        Instant fireAt = reminder.fireAt;
         if (change.reschedules()) {
-            reminder.fireAt = ReminderTiming.fireAt(change.fireAt(), change.localTime(), ZoneId.of(tz));
+            fireAt = ReminderTiming.fireAt(change.fireAt(), change.localTime(), ZoneId.of(tz));
+            if (!ReminderTiming.isSupported(fireAt)) {
+                // a local_time without tz is read in the stored zone, which only now is known
+                throw ProblemException.invalid("local_time", "must fall between 1970-01-01T00:00:00Z and "
+                        + "9999-12-30T23:59:59Z in the reminder's zone");
+            }
         }
-        reminder.tz = tz;
-        if (change.data() != null) {
-            reminder.data = change.data();
-        }
+        Instant expiresAt = null;
         if (change.expiresAfter() != null) {
-            reminder.expiresAt = reminder.fireAt.plus(change.expiresAfter());
+            expiresAt = ReminderTiming.expiresAt(fireAt, change.expiresAfter());
         } else if (reminder.expiresAt != null) {
             // A moved reminder keeps the same window to be delivered in.
-            reminder.expiresAt = reminder.fireAt.plus(Duration.between(previousFireAt, reminder.expiresAt));
+            expiresAt = ReminderTiming.expiresAt(fireAt, Duration.between(reminder.fireAt, reminder.expiresAt));
+        }
+        if (expiresAt == null && (change.expiresAfter() != null || reminder.expiresAt != null)) {
+            throw ProblemException.invalid("expires_after", ReminderTiming.expiryProblem());
+        }
+        reminder.fireAt = fireAt;
+        reminder.tz = tz;
+        reminder.expiresAt = expiresAt;
+        if (change.data() != null) {
+            reminder.data = change.data();
         }
     }
 

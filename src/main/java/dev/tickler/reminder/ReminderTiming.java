@@ -8,7 +8,6 @@ import java.time.OffsetDateTime;
 import java.time.ZoneId;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.time.zone.ZoneRulesProvider;
 import java.util.ArrayList;
@@ -24,6 +23,14 @@ public final class ReminderTiming {
 
     public static final ZoneId DEFAULT_ZONE = ZoneId.of("UTC");
 
+    /**
+     * The instants Tickler stores: every one of them is a Postgres timestamptz and a java.time instant, and renders
+     * with a four-digit year in any zone (offsets reach ±18 h), so nothing accepted can fail later.
+     */
+    public static final Instant EARLIEST = Instant.parse("1970-01-01T00:00:00Z");
+    public static final Instant LATEST = Instant.parse("9999-12-30T23:59:59.999999Z");
+    static final String RANGE = "between 1970-01-01T00:00:00Z and 9999-12-30T23:59:59Z";
+
     private ReminderTiming() {
     }
 
@@ -36,19 +43,55 @@ public final class ReminderTiming {
         } else if (fireAt == null && localTime == null && whenRequired) {
             problems.add(new FieldError("fire_at", "one of fire_at or local_time with tz is required"));
         }
-        if (fireAt != null && parseInstant(fireAt) == null) {
-            problems.add(new FieldError("fire_at", "must be an ISO-8601 instant with an offset, e.g. 2026-12-01T08:00:00Z"));
+        Instant instant = null;
+        if (fireAt != null) {
+            instant = parseInstant(fireAt);
+            if (instant == null) {
+                problems.add(new FieldError("fire_at", "must be an ISO-8601 instant with an offset, e.g. 2026-12-01T08:00:00Z"));
+            } else if (!isSupported(instant)) {
+                problems.add(new FieldError("fire_at", "must be " + RANGE));
+                instant = null;
+            }
         }
-        if (localTime != null && parseLocal(localTime) == null) {
-            problems.add(new FieldError("local_time", "must be an ISO-8601 wall-clock time without offset, e.g. 2026-12-01T09:00"));
-        }
-        if (tz != null && !isZoneId(tz)) {
+        boolean zoneValid = tz == null || isZoneId(tz);
+        if (!zoneValid) {
             problems.add(new FieldError("tz", "must be an IANA time zone id, e.g. Europe/Berlin"));
         }
-        if (expiresAfter != null && parseDuration(expiresAfter) == null) {
-            problems.add(new FieldError("expires_after", "must be a positive ISO-8601 duration, e.g. PT6H or P1D"));
+        if (localTime != null) {
+            LocalDateTime local = parseLocal(localTime);
+            if (local == null) {
+                problems.add(new FieldError("local_time", "must be an ISO-8601 wall-clock time without offset, e.g. 2026-12-01T09:00"));
+            } else if (zoneValid && (tz != null || whenRequired)) {
+                // without tz a creation reads the local time in UTC; a PATCH in the stored zone, which the service checks
+                instant = ZonedDateTime.of(local, tz == null ? DEFAULT_ZONE : ZoneId.of(tz)).toInstant();
+                if (!isSupported(instant)) {
+                    problems.add(new FieldError("local_time", "must fall " + RANGE + " in its zone"));
+                    instant = null;
+                }
+            }
+        }
+        if (expiresAfter != null) {
+            Duration window = parseDuration(expiresAfter);
+            if (window == null) {
+                problems.add(new FieldError("expires_after", "must be a positive ISO-8601 duration, e.g. PT6H or P1D"));
+            } else if (instant != null && expiresAt(instant, window) == null) {
+                problems.add(new FieldError("expires_after", expiryProblem()));
+            }
         }
         return problems;
+    }
+
+    public static boolean isSupported(Instant instant) {
+        return !instant.isBefore(EARLIEST) && !instant.isAfter(LATEST);
+    }
+
+    /** fireAt + window, or null when that falls past {@link #LATEST}. */
+    public static Instant expiresAt(Instant fireAt, Duration window) {
+        return window.compareTo(Duration.between(fireAt, LATEST)) > 0 ? null : fireAt.plus(window);
+    }
+
+    public static String expiryProblem() {
+        return "fire_at plus expires_after must fall on or before 9999-12-30T23:59:59Z";
     }
 
     /** The instant a valid fire_at or local_time names; local times are read in {@code zone}. */
@@ -56,10 +99,6 @@ public final class ReminderTiming {
         Instant instant = fireAt != null ? parseInstant(fireAt) : ZonedDateTime.of(parseLocal(localTime), zone).toInstant();
         // Postgres keeps microseconds; truncating here keeps the idempotency lookup exact.
         return instant.truncatedTo(ChronoUnit.MICROS);
-    }
-
-    public static ZoneId zone(String tz) {
-        return ZoneId.of(tz);
     }
 
     public static Duration expiresAfter(String expiresAfter) {
@@ -74,7 +113,7 @@ public final class ReminderTiming {
     private static Instant parseInstant(String text) {
         try {
             return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
-        } catch (DateTimeParseException e) {
+        } catch (DateTimeException e) {
             return null;
         }
     }
@@ -82,7 +121,7 @@ public final class ReminderTiming {
     private static LocalDateTime parseLocal(String text) {
         try {
             return LocalDateTime.parse(text, DateTimeFormatter.ISO_LOCAL_DATE_TIME);
-        } catch (DateTimeParseException e) {
+        } catch (DateTimeException e) {
             return null;
         }
     }
@@ -100,7 +139,7 @@ public final class ReminderTiming {
         try {
             Duration duration = Duration.parse(text);
             return duration.isNegative() || duration.isZero() ? null : duration;
-        } catch (DateTimeParseException e) {
+        } catch (DateTimeException | ArithmeticException e) {
             return null;
         }
     }

@@ -10,9 +10,11 @@ import java.util.logging.Logger;
 public final class CapturedLogs implements AutoCloseable {
 
     private final List<String> lines = new CopyOnWriteArrayList<>();
+    private final List<LogRecord> records = new CopyOnWriteArrayList<>();
     private final Handler handler = new Handler() {
         @Override
         public void publish(LogRecord record) {
+            records.add(record);
             String message = record.getMessage();
             Object[] parameters = record.getParameters();
             String text = parameters == null || message == null ? String.valueOf(message)
@@ -40,6 +42,11 @@ public final class CapturedLogs implements AutoCloseable {
 
     public List<String> lines() {
         return List.copyOf(lines);
+    }
+
+    /** The records themselves, for their level and whether they carry a stack trace. */
+    public List<LogRecord> records() {
+        return List.copyOf(records);
     }
 
     @Override

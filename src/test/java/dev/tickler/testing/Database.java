@@ -59,6 +59,12 @@ public class Database {
                 .execute(Tuple.from(parameters)).await().indefinitely().iterator().next().getLong(0);
     }
 
+    /** The first column of the first row as text; null when there is no row. */
+    public String text(String sql, Object... parameters) {
+        var rows = pool.preparedQuery(sql).execute(Tuple.from(parameters)).await().indefinitely();
+        return rows.size() == 0 ? null : rows.iterator().next().getString(0);
+    }
+
     public long count(String sql, Object... parameters) {
         return pool.preparedQuery(sql).execute(Tuple.from(parameters))
                 .await().indefinitely()

@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 import io.restassured.RestAssured;
 
@@ -65,11 +66,12 @@ public final class RawHttp {
      * A chunked POST of {@code totalBytes} body bytes in 16 KiB chunks; answers what came back, which may be cut short
      * when the server closes the connection at its limit.
      */
-    public static String postChunked(String path, int totalBytes) {
+    public static String postChunked(String path, int totalBytes, String... extraHeaders) {
         try (Socket socket = new Socket("127.0.0.1", port())) {
             socket.setSoTimeout(10_000);
             var out = socket.getOutputStream();
             out.write(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    + String.join("", Arrays.stream(extraHeaders).map(header -> header + "\r\n").toList())
                     + "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
             byte[] chunk = "x".repeat(16 * 1024).getBytes(StandardCharsets.US_ASCII);
             try {

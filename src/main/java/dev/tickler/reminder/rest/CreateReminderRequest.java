@@ -11,12 +11,15 @@ import dev.tickler.reminder.Channel;
 import dev.tickler.reminder.NewReminder;
 import dev.tickler.reminder.ReminderTiming;
 import dev.tickler.reminder.WireNamed;
+import dev.tickler.validation.StorableJson;
+import dev.tickler.validation.StorableText;
 
 /** The body of POST /v1/reminders (SPEC §3). */
 @ValidTiming(scheduleRequired = true)
 public record CreateReminderRequest(
         @NotNull(message = "is required")
         @Size(min = 1, max = 128, message = "must be 1 to 128 characters")
+        @StorableText
         String userId,
 
         @NotNull(message = "is required")
@@ -32,7 +35,7 @@ public record CreateReminderRequest(
         String localTime,
         String tz,
 
-        @JsonSizeAtMost(bytes = MAX_DATA_BYTES)
+        @StorableJson(bytes = MAX_DATA_BYTES)
         Map<String, Object> data,
 
         String expiresAfter) implements TimingFields {

@@ -26,11 +26,15 @@ import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderService;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.WireNamed;
+import dev.tickler.validation.TextRules;
 
 /** The registration API for product services (SPEC §3). */
 @Path("/v1/reminders")
 @Produces(MediaType.APPLICATION_JSON)
 public class ReminderResource {
+
+    /** Ids in paths are plain ASCII digits without sign or leading zeros; anything else names no reminder (404). */
+    static final String ID = "[1-9][0-9]{0,18}";
 
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 500;
@@ -55,7 +59,7 @@ public class ReminderResource {
     }
 
     @GET
-    @Path("/{id}")
+    @Path("/{id: " + ID + "}")
     public Uni<ReminderView> get(@PathParam("id") long id) {
         return service.get(id).map(ReminderView::of);
     }
@@ -66,6 +70,8 @@ public class ReminderResource {
         List<FieldError> errors = new ArrayList<>();
         if (userId == null || userId.isEmpty()) {
             errors.add(new FieldError("user_id", "is required"));
+        } else if (!TextRules.isStorable(userId)) {
+            errors.add(new FieldError("user_id", TextRules.NOT_STORABLE));
         }
         ReminderState stateFilter = state == null ? null : WireNamed.find(ReminderState.class, state).orElse(null);
         if (state != null && stateFilter == null) {
@@ -87,7 +93,7 @@ public class ReminderResource {
     }
 
     @PATCH
-    @Path("/{id}")
+    @Path("/{id: " + ID + "}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ReminderView> update(@PathParam("id") long id,
             @Valid @NotNull(message = "a JSON object is required") UpdateReminderRequest request) {
@@ -95,13 +101,13 @@ public class ReminderResource {
     }
 
     @DELETE
-    @Path("/{id}")
+    @Path("/{id: " + ID + "}")
     public Uni<ReminderView> cancel(@PathParam("id") long id) {
         return service.cancel(id).map(ReminderView::of);
     }
 
     @POST
-    @Path("/{id}/redrive")
+    @Path("/{id: " + ID + "}/redrive")
     public Uni<ReminderView> redrive(@PathParam("id") long id) {
         return service.redrive(id).map(ReminderView::of);
     }

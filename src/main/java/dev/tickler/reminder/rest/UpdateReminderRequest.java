@@ -8,6 +8,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 
 import dev.tickler.reminder.ReminderChange;
 import dev.tickler.reminder.ReminderTiming;
+import dev.tickler.validation.StorableJson;
 
 /** The body of PATCH /v1/reminders/{id}: any of the fields; a local_time without tz is read in the stored zone. */
 @ValidTiming(scheduleRequired = false)
@@ -15,7 +16,7 @@ public record UpdateReminderRequest(
         String fireAt,
         String localTime,
         String tz,
-        @JsonSizeAtMost(bytes = CreateReminderRequest.MAX_DATA_BYTES)
+        @StorableJson(bytes = CreateReminderRequest.MAX_DATA_BYTES)
         Map<String, Object> data,
         String expiresAfter) implements TimingFields {
 
