@@ -55,6 +55,18 @@ class DeployManifestsTest {
         assertThat(annotations).containsEntry("run.googleapis.com/cpu-throttling", "false");
     }
 
+    @Test
+    void reconcileIsScheduledEveryMinuteWhereverTheSweepIs() throws IOException {
+        List<Map<String, Object>> jobs = documents(DEPLOY.resolve("cloudrun/sweep-scheduler.yaml"));
+        Map<String, Object> reconcile = jobs.stream()
+                .filter(job -> String.valueOf(map(map(job, "spec"), "httpTarget").get("uri")).endsWith("/v1/reconcile"))
+                .findFirst().orElseThrow(() -> new AssertionError("no Cloud Scheduler job calls /v1/reconcile"));
+        assertThat(map(reconcile, "spec")).containsEntry("schedule", "* * * * *");
+
+        Map<String, Object> sweeper = container(documents(DEPLOY.resolve("knative/sweeper.yaml")).get(0));
+        assertThat(String.valueOf(sweeper.get("env"))).contains("TICKLER_RECONCILE_EVERY").contains("value=1m");
+    }
+
     private static List<Map<String, Object>> documents() throws IOException {
         List<Map<String, Object>> documents = new ArrayList<>();
         try (Stream<Path> files = Files.walk(DEPLOY)) {
