@@ -13,20 +13,21 @@ import java.util.List;
  * month; every INTERVAL-th period counted from the start's). Pure calendar: times of day and DST come later.
  *
  * <p>A rule whose calendar part can never match again (e.g. the 31st every 12 months from a February) would search
- * forever, so the dates end after {@value #MAX_EMPTY_PERIODS} examined periods in a row without a date. That is a
- * whole 400-year Gregorian cycle of months, so a monthly rule is only cut off when it can never match again; daily
- * and weekly rules that can match at all do so far sooner.
+ * forever, so the dates end after {@value #MAX_EMPTY_PERIODS} examined periods in a row without a date. For months
+ * that is a whole 400-year Gregorian cycle, so a monthly rule is only cut off when it can never match again; every
+ * week has a date; and a daily rule that can match at all (weekdays and days of the month) does so long before.
  */
 final class CandidateDates {
 
     static final int MAX_EMPTY_PERIODS = 4800;
 
-    private final RecurrenceRule rule;
     private final Frequency frequency;
     private final long interval;
     private final LocalDate startDate;
     private final LocalDate from;
     private final LocalDate last;
+    private final boolean byDay;
+    private final boolean byMonthDay;
     private final boolean[] weekdays = new boolean[8];
     private final List<ByDay> ordinalDays = new ArrayList<>();
     private final boolean[] monthDays = new boolean[32];
@@ -43,13 +44,14 @@ final class CandidateDates {
      * period of {@code startDate}, whatever {@code from} is, so that reading from a later date gives the same dates.
      */
     CandidateDates(RecurrenceRule rule, LocalDate startDate, LocalDate from, LocalDate last) {
-        this.rule = rule;
         this.frequency = rule.frequency();
         this.interval = rule.interval();
         this.startDate = startDate;
         this.from = from;
         this.last = last;
-        if (rule.byDay().isEmpty() && frequency == Frequency.WEEKLY) {
+        this.byDay = !rule.byDay().isEmpty();
+        this.byMonthDay = !rule.byMonthDay().isEmpty();
+        if (!byDay && frequency == Frequency.WEEKLY) {
             weekdays[startDate.getDayOfWeek().getValue()] = true;
         }
         for (ByDay day : rule.byDay()) {
@@ -101,9 +103,22 @@ final class CandidateDates {
                 done = true;
                 return;
             }
-            dates = all.stream().filter(date -> !date.isBefore(from) && !date.isAfter(last)).toList();
+            dates = within(all);
             index = 0;
         }
+    }
+
+    private List<LocalDate> within(List<LocalDate> all) {
+        if (all.isEmpty() || !all.get(0).isBefore(from) && !all.get(all.size() - 1).isAfter(last)) {
+            return all;
+        }
+        List<LocalDate> within = new ArrayList<>(all.size());
+        for (LocalDate date : all) {
+            if (!date.isBefore(from) && !date.isAfter(last)) {
+                within.add(date);
+            }
+        }
+        return within;
     }
 
     private long periodIndex(LocalDate date) {
@@ -147,16 +162,19 @@ final class CandidateDates {
     }
 
     private List<LocalDate> month(YearMonth month) {
-        if (rule.byDay().isEmpty() && rule.byMonthDay().isEmpty()) {
+        if (!byDay && !byMonthDay) {
             // a month without the start's day of month has no occurrence (RFC 5545: invalid dates are ignored)
             int day = startDate.getDayOfMonth();
             return day <= month.lengthOfMonth() ? List.of(month.atDay(day)) : List.of();
         }
+        // day by day with plain arithmetic: a rule that rarely matches scans thousands of months
+        int length = month.lengthOfMonth();
+        int firstWeekday = month.atDay(1).getDayOfWeek().getValue();
         List<LocalDate> dates = new ArrayList<>();
-        for (int day = 1; day <= month.lengthOfMonth(); day++) {
-            LocalDate date = month.atDay(day);
-            if (dayMatches(date) && monthDayMatches(date)) {
-                dates.add(date);
+        for (int day = 1; day <= length; day++) {
+            int weekday = (firstWeekday + day - 2) % 7 + 1;
+            if (dayMatches(day, weekday, length) && monthDayMatches(day, length)) {
+                dates.add(month.atDay(day));
             }
         }
         return dates;
@@ -164,13 +182,17 @@ final class CandidateDates {
 
     /** BYDAY holds for the date, or is absent. */
     private boolean dayMatches(LocalDate date) {
-        if (rule.byDay().isEmpty() || weekdays[date.getDayOfWeek().getValue()]) {
+        return dayMatches(date.getDayOfMonth(), date.getDayOfWeek().getValue(), date.lengthOfMonth());
+    }
+
+    private boolean dayMatches(int day, int weekday, int length) {
+        if (!byDay || weekdays[weekday]) {
             return true;
         }
-        int fromStart = (date.getDayOfMonth() - 1) / 7 + 1;
-        int fromEnd = -((date.lengthOfMonth() - date.getDayOfMonth()) / 7 + 1);
-        for (ByDay day : ordinalDays) {
-            if (day.day() == date.getDayOfWeek() && (day.ordinal() == fromStart || day.ordinal() == fromEnd)) {
+        int fromStart = (day - 1) / 7 + 1;
+        int fromEnd = -((length - day) / 7 + 1);
+        for (ByDay byDay : ordinalDays) {
+            if (byDay.day().getValue() == weekday && (byDay.ordinal() == fromStart || byDay.ordinal() == fromEnd)) {
                 return true;
             }
         }
@@ -179,10 +201,10 @@ final class CandidateDates {
 
     /** BYMONTHDAY holds for the date, or is absent. */
     private boolean monthDayMatches(LocalDate date) {
-        if (rule.byMonthDay().isEmpty()) {
-            return true;
-        }
-        int day = date.getDayOfMonth();
-        return monthDays[day] || monthDaysFromEnd[date.lengthOfMonth() - day + 1];
+        return monthDayMatches(date.getDayOfMonth(), date.lengthOfMonth());
+    }
+
+    private boolean monthDayMatches(int day, int length) {
+        return !byMonthDay || monthDays[day] || monthDaysFromEnd[length - day + 1];
     }
 }

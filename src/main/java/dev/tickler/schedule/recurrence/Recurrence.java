@@ -22,7 +22,7 @@ import java.util.stream.StreamSupport;
  * <p>The start is occurrence 1 when it exists under the policy (and is within UNTIL), whether or not the rule
  * selects it. Instants strictly increase and numbers run 1, 2, 3, ...; a wall time skipped in a gap, or shifted onto
  * or before an instant already produced, is not an occurrence and is not counted for COUNT. Wall times run from
- * {@link #EARLIEST} to {@link #LATEST}; the occurrences end there.
+ * {@link #EARLIEST} to {@link #LATEST}; the occurrences end there (or at number {@link Integer#MAX_VALUE}).
  */
 public final class Recurrence implements Iterable<Occurrence> {
 
