@@ -78,6 +78,10 @@ final class ApiRequestHandler implements Handler<HttpServerRequest> {
         });
     }
 
+    long requests() {
+        return requests.get();
+    }
+
     long publishRequests() {
         return publishRequests.get();
     }

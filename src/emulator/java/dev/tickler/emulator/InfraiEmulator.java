@@ -73,6 +73,11 @@ public final class InfraiEmulator implements AutoCloseable {
         return broker.published(queue);
     }
 
+    /** API calls of any kind received, whatever their answer. */
+    public long requests() {
+        return api.requests();
+    }
+
     /** Publish calls received, whatever their answer. */
     public int publishRequests() {
         return (int) api.publishRequests();

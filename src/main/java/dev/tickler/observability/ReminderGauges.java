@@ -13,6 +13,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.scheduler.Scheduled;
@@ -25,7 +26,8 @@ import dev.tickler.reminder.ReminderState;
 /**
  * Gauges that need a query (SPEC §8): reminders by state (failed is the dead letter), the age of the oldest
  * overdue undelivered reminder, and the gap between the queue's delayed messages and the handed-off rows that
- * should be waiting in it. Refreshed every tickler.metrics.refresh instead of on every scrape.
+ * should be waiting in it. Refreshed every tickler.metrics.refresh instead of on every scrape, from the first request
+ * on: a cold instance asks neither Postgres nor Infrai anything before it serves.
  */
 @ApplicationScoped
 public class ReminderGauges {
@@ -38,6 +40,7 @@ public class ReminderGauges {
     private final MeterRegistry registry;
     private final Map<ReminderState, AtomicLong> byState = new EnumMap<>(ReminderState.class);
     private final Map<String, AtomicLong> delayedByQueue = new ConcurrentHashMap<>();
+    private final Map<String, Counter> refreshFailures = new ConcurrentHashMap<>();
     private final AtomicLong oldestOverdueSeconds = new AtomicLong();
     private final AtomicLong handedOffAhead = new AtomicLong();
     private final AtomicLong queueGap = new AtomicLong();
@@ -65,14 +68,23 @@ public class ReminderGauges {
     }
 
     @Scheduled(identity = "reminder-gauges", every = "${tickler.metrics.refresh:15s}", delayed = "1s",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = FirstRequest.NotYet.class)
     Uni<Void> refresh() {
         Instant now = clock.instant();
-        return countByState()
-                .chain(() -> oldestOverdue(now))
-                .chain(() -> queueGap(now))
-                .onFailure().invoke(failure -> LOG.warnf("metrics refresh failed: %s", failure.getMessage()))
-                .onFailure().recoverWithNull();
+        return orKeepLast("reminders by state", countByState())
+                .chain(() -> orKeepLast("oldest overdue", oldestOverdue(now)))
+                .chain(() -> orKeepLast("queue gap", queueGap(now)));
+    }
+
+    /** One gauge's refresh failing leaves its last value and the others' refreshes alone; it is logged and counted. */
+    private Uni<Void> orKeepLast(String part, Uni<Void> refresh) {
+        return refresh.onFailure().recoverWithUni(failure -> {
+            LOG.warnf("metrics refresh of %s failed: %s", part, failure.getMessage());
+            refreshFailures.computeIfAbsent(part, name -> Counter.builder("tickler.metrics.refresh.failures")
+                    .tag("part", name).description("Gauge refreshes that failed; the gauge keeps its last value")
+                    .register(registry)).increment();
+            return Uni.createFrom().voidItem();
+        });
     }
 
     private Uni<Void> countByState() {

@@ -1,0 +1,47 @@
+package dev.tickler.observability;
+
+import static dev.tickler.testing.InfraiEmulatorResource.emulator;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.agroal.runtime.AgroalDataSourceUtil;
+import io.quarkus.datasource.common.runtime.DataSourceUtil;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+/**
+ * A serving instance as production starts it (no JDBC URL): it opens no JDBC pool, and it calls nobody before its
+ * first request; the gauges' refresh, which asks the queue for its stats, starts with that request.
+ */
+@QuarkusTest
+@TestProfile(ServingStartTest.Serving.class)
+class ServingStartTest {
+
+    public static class Serving implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("quarkus.datasource.jdbc.url", "", "tickler.metrics.refresh", "1s");
+        }
+    }
+
+    @Test
+    void aColdInstanceStartsNoJdbcPoolAndCallsNobodyBeforeItsFirstRequest() {
+        long queueCallsAtStart = emulator().requests();
+
+        assertThat(AgroalDataSourceUtil.dataSourceInstance(DataSourceUtil.DEFAULT_DATASOURCE_NAME).getHandle().getBean()
+                .isActive()).isFalse();
+        await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
+                .until(() -> emulator().requests() == queueCallsAtStart);
+
+        given().get("/v1/reminders/1").then().statusCode(401);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> emulator().requests() > queueCallsAtStart);
+    }
+}
