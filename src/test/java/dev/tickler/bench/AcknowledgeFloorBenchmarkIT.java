@@ -6,7 +6,6 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -47,7 +46,7 @@ class AcknowledgeFloorBenchmarkIT {
         Vertx vertx = Vertx.vertx();
         Pool pool = Pool.newInstance(PgBuilder.pool().connectingTo(PostgresResource.reactiveUrl()).using(vertx).build());
         try (LoadGenerator load = new LoadGenerator(vertx)) {
-            migrate(pool);
+            Migrations.apply(pool);
             SeededRows rows = SeededRows.insert(pool, 2 * RATE * (int) (WARM_UP.toSeconds() + ROUNDS * ROUND.toSeconds()));
             run(load, rows, "bare Vert.x server", "bare");
             run(load, rows, "bare Vert.x server with the claim UPDATE", "claim", PostgresResource.reactiveUrl());
@@ -101,23 +100,5 @@ class AcknowledgeFloorBenchmarkIT {
             }
         }
         throw new IllegalStateException("the floor server ended before it listened, exit " + server.exitValue());
-    }
-
-    /** The application's own migrations, from the source tree, in version order, without starting it. */
-    private static void migrate(Pool pool) throws IOException {
-        try (Stream<Path> files = Files.list(Path.of("src", "main", "resources", "db", "migration"))) {
-            for (Path file : files.sorted(AcknowledgeFloorBenchmarkIT::byVersion).toList()) {
-                pool.query(Files.readString(file)).execute().await().atMost(Duration.ofMinutes(1));
-            }
-        }
-    }
-
-    private static int byVersion(Path left, Path right) {
-        return Integer.compare(version(left), version(right));
-    }
-
-    private static int version(Path migration) {
-        String name = migration.getFileName().toString();
-        return Integer.parseInt(name.substring(1, name.indexOf("__")));
     }
 }

@@ -41,7 +41,9 @@ public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManag
                 "tickler.infrai.base-url", emulator.baseUrl(),
                 "tickler.infrai.api-key", API_KEY,
                 "quarkus.http.test-port", String.valueOf(appPort),
-                "quarkus.management.test-port", String.valueOf(managementPort));
+                "quarkus.management.test-port", String.valueOf(managementPort),
+                // the packaged application of an integration test runs outside test mode, where test ports mean nothing
+                "quarkus.management.port", String.valueOf(managementPort));
     }
 
     @Override
