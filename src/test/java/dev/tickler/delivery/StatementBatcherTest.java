@@ -1,0 +1,438 @@
+package dev.tickler.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+import org.awaitility.core.ConditionFactory;
+import org.junit.jupiter.api.Test;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
+
+/**
+ * The batcher with its statement driven by hand: every batch waits until the test ends it, so which writes leave
+ * together, in which order, and who hears what is decided by the test, not by timing.
+ */
+class StatementBatcherTest {
+
+    private static final Duration DEADLINE = Duration.ofSeconds(30);
+
+    /** One row's write: the row it locks, and a tag that tells writes to the same row apart. */
+    private record Write(long row, String tag) {
+    }
+
+    private static final Comparator<Write> BY_ROW = Comparator.comparingLong(Write::row);
+
+    @Test
+    void aWriteLeavesAtOnceWhileFewerThanMaxInFlightBatchesRun() {
+        HandDriven statement = new HandDriven();
+        StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, 10, 2);
+
+        CompletableFuture<String> first = submit(batcher, write(1, "first"));
+        CompletableFuture<String> second = submit(batcher, write(2, "second"));
+
+        assertThat(statement.handed()).containsExactly(List.of(write(1, "first")), List.of(write(2, "second")));
+        assertThat(first).isNotDone();
+        assertThat(second).isNotDone();
+    }
+
+    @Test
+    void writesArrivingWhileTheLimitIsReachedWaitAndLeaveTogetherInTheNextBatch() {
+        HandDriven statement = new HandDriven();
+        StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, 10, 1);
+
+        CompletableFuture<String> running = submit(batcher, write(1, "running"));
+        CompletableFuture<String> a = submit(batcher, write(2, "a"));
+        CompletableFuture<String> b = submit(batcher, write(3, "b"));
+        CompletableFuture<String> c = submit(batcher, write(4, "c"));
+
+        assertThat(statement.handed()).containsExactly(List.of(write(1, "running")));
+
+        statement.batch(0).answer();
+
+        assertThat(running).isCompletedWithValue(answerTo(write(1, "running")));
+        assertThat(statement.handed()).hasSize(2)
+                .last().isEqualTo(List.of(write(2, "a"), write(3, "b"), write(4, "c")));
+        assertThat(a).isNotDone();
+        assertThat(b).isNotDone();
+        assertThat(c).isNotDone();
+    }
+
+    @Test
+    void theNextBatchTakesAtMostMaxBatchWritesAndTheRestFollowInLaterBatches() {
+        HandDriven statement = new HandDriven();
+        StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, 3, 1);
+        List<CompletableFuture<String>> answers = new ArrayList<>();
+        for (int row = 1; row <= 8; row++) {
+            answers.add(submit(batcher, write(row, "w" + row)));
+        }
+
+        statement.batch(0).answer();
+        assertThat(statement.handed()).hasSize(2).last().isEqualTo(writes(2, 3, 4));
+        statement.batch(1).answer();
+        assertThat(statement.handed()).hasSize(3).last().isEqualTo(writes(5, 6, 7));
+        statement.batch(2).answer();
+        assertThat(statement.handed()).hasSize(4).last().isEqualTo(writes(8));
+        statement.batch(3).answer();
+
+        assertThat(statement.handed()).hasSize(4);
+        for (int row = 1; row <= 8; row++) {
+            assertThat(answers.get(row - 1)).isCompletedWithValue(answerTo(write(row, "w" + row)));
+        }
+    }
+
+    @Test
+    void whicheverBatchEndsFirstLetsTheWaitingWritesLeave() {
+        HandDriven statement = new HandDriven();
+        StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, 10, 2);
+        CompletableFuture<String> slow = submit(batcher, write(1, "slow"));
+        submit(batcher, write(2, "quick"));
+        submit(batcher, write(3, "waiting"));
+
+        statement.batch(1).answer();
+
+        assertThat(statement.handed()).hasSize(3).last().isEqualTo(List.of(write(3, "waiting")));
+        assertThat(slow).isNotDone();
+    }
+
+    @Test
+    void eachBatchIsHandedOverInLockOrderAndEveryCallerGetsTheAnswerAtItsOwnPosition() {
+        HandDriven statement = new HandDriven();
+        StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, 10, 1);
+        submit(batcher, write(100, "running"));
+        List<Write> arrivals = List.of(write(5, "e"), write(3, "c"), write(9, "i"), write(1, "a"), write(7, "g"));
+        Map<Write, CompletableFuture<String>> answers = new ConcurrentHashMap<>();
+        for (Write write : arrivals) {
+            answers.put(write, submit(batcher, write));
+        }
+
+        statement.batch(0).answer();
+
+        assertThat(statement.handed().get(1)).extracting(Write::row).containsExactly(1L, 3L, 5L, 7L, 9L);
+        // the statement answers in the order it was given; each caller must get the answer at its own position
+        statement.batch(1).answer();
+        answers.forEach((write, answer) -> assertThat(answer).as("answer to %s", write)
+                .isCompletedWithValue(answerTo(write)));
+    }
+
+    @Test
+    void writesToTheSameRowEachGetTheirOwnAnswer() {
+        HandDriven statement = new HandDriven();
+        StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, 10, 1);
+        submit(batcher, write(100, "running"));
+        CompletableFuture<String> first = submit(batcher, write(7, "first"));
+        CompletableFuture<String> other = submit(batcher, write(2, "other"));
+        CompletableFuture<String> second = submit(batcher, write(7, "second"));
+
+        statement.batch(0).answer();
+        assertThat(statement.handed().get(1)).extracting(Write::row).containsExactly(2L, 7L, 7L);
+        statement.batch(1).answer();
+
+        assertThat(first).isCompletedWithValue(answerTo(write(7, "first")));
+        assertThat(second).isCompletedWithValue(answerTo(write(7, "second")));
+        assertThat(other).isCompletedWithValue(answerTo(write(2, "other")));
+    }
+
+    @Test
+    void batchFailureFailsEveryWriteInItAndTheNextBatchStillRuns() {
+        HandDriven statement = new HandDriven();
+        StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, 10, 1);
+        CompletableFuture<String> before = submit(batcher, write(1, "before"));
+        CompletableFuture<String> a = submit(batcher, write(2, "a"));
+        CompletableFuture<String> b = submit(batcher, write(3, "b"));
+        statement.batch(0).answer();
+        CompletableFuture<String> after = submit(batcher, write(4, "after"));
+        IllegalStateException deadlock = new IllegalStateException("deadlock detected");
+
+        statement.batch(1).fail(deadlock);
+
+        assertThat(before).isCompletedWithValue(answerTo(write(1, "before")));
+        assertThat(failureOf(a)).isSameAs(deadlock);
+        assertThat(failureOf(b)).isSameAs(deadlock);
+        assertThat(statement.handed()).hasSize(3).last().isEqualTo(List.of(write(4, "after")));
+        statement.batch(2).answer();
+        assertThat(after).isCompletedWithValue(answerTo(write(4, "after")));
+    }
+
+    @Test
+    void aStatementThatThrowsIsTreatedLikeAFailedBatch() {
+        IllegalStateException poolClosed = new IllegalStateException("pool closed");
+        HandDriven statement = new HandDriven().throwingFor("boom", poolClosed);
+        StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, 10, 1);
+
+        CompletableFuture<String> alone = submit(batcher, write(1, "boom"));
+
+        assertThat(failureOf(alone)).isSameAs(poolClosed);
+
+        // the slot it held is free again: with one batch in flight, a leaked slot would keep every later write waiting
+        CompletableFuture<String> running = submit(batcher, write(2, "running"));
+        CompletableFuture<String> beside = submit(batcher, write(3, "beside"));
+        CompletableFuture<String> boom = submit(batcher, write(4, "boom"));
+        statement.batch(1).answer();
+
+        assertThat(running).isCompletedWithValue(answerTo(write(2, "running")));
+        assertThat(failureOf(beside)).isSameAs(poolClosed);
+        assertThat(failureOf(boom)).isSameAs(poolClosed);
+        CompletableFuture<String> later = submit(batcher, write(5, "later"));
+        assertThat(statement.handed()).last().isEqualTo(List.of(write(5, "later")));
+        statement.batch(statement.handed().size() - 1).answer();
+        assertThat(later).isCompletedWithValue(answerTo(write(5, "later")));
+    }
+
+    @Test
+    void aWriteIsNotSentBeforeItsAnswerIsSubscribedTo() {
+        HandDriven statement = new HandDriven();
+        StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, 10, 1);
+
+        Uni<String> answer = batcher.submit(write(1, "lazy"));
+
+        assertThat(statement.handed()).isEmpty();
+        CompletableFuture<String> subscribed = answer.subscribeAsCompletionStage();
+        assertThat(statement.handed()).containsExactly(List.of(write(1, "lazy")));
+        statement.batch(0).answer();
+        assertThat(subscribed).isCompletedWithValue(answerTo(write(1, "lazy")));
+    }
+
+    @Test
+    void nothingIsLostOrAnsweredTwiceUnderManyConcurrentSubmitters() throws Exception {
+        int submitters = 8;
+        int perSubmitter = 1_250;
+        int maxBatch = 16;
+        int maxInFlight = 2;
+        ExecutorService database = Executors.newFixedThreadPool(2);
+        ExecutorService callers = Executors.newFixedThreadPool(submitters);
+        try {
+            ConcurrentStatement statement = new ConcurrentStatement(database);
+            StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, maxBatch, maxInFlight);
+            Map<Write, List<Object>> outcomes = new ConcurrentHashMap<>();
+            AtomicInteger answered = new AtomicInteger();
+            CountDownLatch start = new CountDownLatch(1);
+            for (int s = 0; s < submitters; s++) {
+                int submitter = s;
+                callers.execute(() -> {
+                    awaitQuietly(start);
+                    for (int i = 0; i < perSubmitter; i++) {
+                        // rows repeat across submitters, so batches hold writes to the same row
+                        Write write = write((submitter * 7L + i) % 50, submitter + "-" + i);
+                        outcomes.put(write, new CopyOnWriteArrayList<>());
+                        batcher.submit(write).subscribe().with(
+                                item -> answer(outcomes, answered, write, item),
+                                failure -> answer(outcomes, answered, write, failure));
+                    }
+                });
+            }
+            start.countDown();
+
+            int total = submitters * perSubmitter;
+            eventually().untilAsserted(() -> assertThat(answered).hasValue(total));
+
+            List<Write> handed = statement.handed.stream().flatMap(List::stream).toList();
+            assertThat(handed).hasSize(total).doesNotHaveDuplicates();
+            assertThat(Set.copyOf(handed)).isEqualTo(outcomes.keySet());
+            assertThat(statement.handed).allSatisfy(batch -> assertThat(batch).hasSizeBetween(1, maxBatch)
+                    .isSortedAccordingTo(BY_ROW));
+            assertThat(statement.mostRunning).hasValueBetween(1, maxInFlight);
+            assertThat(statement.failed).isNotEmpty();
+            outcomes.forEach((write, heard) -> assertThat(heard).as("answers to %s", write)
+                    .containsExactly(statement.failed.contains(write) ? ConcurrentStatement.FAILURE : answerTo(write)));
+        } finally {
+            callers.shutdownNow();
+            database.shutdownNow();
+            assertThat(callers.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(database.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void eachCallerOnAVertxContextHearsItsAnswerOnThatContext() throws Exception {
+        Vertx vertx = Vertx.vertx();
+        try {
+            HandDriven statement = new HandDriven();
+            StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, 10, 1);
+            Context first = newContext(vertx);
+            Context second = newContext(vertx);
+            assertThat(first).isNotSameAs(second);
+            Map<String, Context> heardOn = new ConcurrentHashMap<>();
+            Map<String, String> heard = new ConcurrentHashMap<>();
+            first.runOnContext(ignored -> batcher.submit(write(2, "first")).subscribe().with(item -> {
+                heard.put("first", item);
+                heardOn.put("first", Vertx.currentContext());
+            }));
+            eventually().until(() -> statement.handed().size() == 1);
+            second.runOnContext(ignored -> batcher.submit(write(1, "second")).subscribe().with(item -> {
+                heard.put("second", item);
+                heardOn.put("second", Vertx.currentContext());
+            }));
+            // the second write waits behind the first batch; it is queued by the time its context has run
+            CountDownLatch queued = new CountDownLatch(1);
+            second.runOnContext(ignored -> queued.countDown());
+            assertThat(queued.await(DEADLINE.toSeconds(), TimeUnit.SECONDS)).isTrue();
+
+            // ended from a thread of no context: each answer must travel to its caller's context
+            statement.batch(0).answer();
+            eventually().until(() -> heard.containsKey("first") && statement.handed().size() == 2);
+            statement.batch(1).answer();
+            eventually().until(() -> heard.containsKey("second"));
+
+            assertThat(heard).containsEntry("first", answerTo(write(2, "first")))
+                    .containsEntry("second", answerTo(write(1, "second")));
+            assertThat(heardOn.get("first")).isSameAs(first);
+            assertThat(heardOn.get("second")).isSameAs(second);
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Awaitility with a deadline, checking at once and then often: the waits here end within milliseconds. */
+    private static ConditionFactory eventually() {
+        return await().atMost(DEADLINE).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5));
+    }
+
+    /** A context of its own: from a thread outside Vert.x, each thread is given a context that stays with it. */
+    private static Context newContext(Vertx vertx) throws Exception {
+        CompletableFuture<Context> context = new CompletableFuture<>();
+        new Thread(() -> context.complete(vertx.getOrCreateContext())).start();
+        return context.get(10, TimeUnit.SECONDS);
+    }
+
+    private static Write write(long row, String tag) {
+        return new Write(row, tag);
+    }
+
+    private static List<Write> writes(int... rows) {
+        List<Write> writes = new ArrayList<>();
+        for (int row : rows) {
+            writes.add(write(row, "w" + row));
+        }
+        return writes;
+    }
+
+    private static String answerTo(Write write) {
+        return "row " + write.row() + " for " + write.tag();
+    }
+
+    private static CompletableFuture<String> submit(StatementBatcher<Write, String> batcher, Write write) {
+        return batcher.submit(write).subscribeAsCompletionStage();
+    }
+
+    private static Throwable failureOf(CompletableFuture<?> answer) {
+        assertThat(answer).isCompletedExceptionally();
+        return answer.handle((item, failure) -> failure).join();
+    }
+
+    private static void answer(Map<Write, List<Object>> outcomes, AtomicInteger answered, Write write, Object outcome) {
+        outcomes.get(write).add(outcome);
+        answered.incrementAndGet();
+    }
+
+    private static void awaitQuietly(CountDownLatch latch) {
+        try {
+            latch.await();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Records every batch it is handed and leaves it running until the test answers or fails it. */
+    private static final class HandDriven implements Function<List<Write>, Uni<List<String>>> {
+
+        private final List<Batch> batches = new CopyOnWriteArrayList<>();
+        private String throwingTag;
+        private RuntimeException thrown;
+
+        /** Throws, instead of answering with a Uni, for every batch that holds a write with this tag. */
+        HandDriven throwingFor(String tag, RuntimeException exception) {
+            this.throwingTag = tag;
+            this.thrown = exception;
+            return this;
+        }
+
+        @Override
+        public Uni<List<String>> apply(List<Write> writes) {
+            Batch batch = new Batch(List.copyOf(writes), new CompletableFuture<>());
+            batches.add(batch);
+            if (throwingTag != null && writes.stream().anyMatch(write -> write.tag().equals(throwingTag))) {
+                throw thrown;
+            }
+            return Uni.createFrom().completionStage(batch.result());
+        }
+
+        List<List<Write>> handed() {
+            return batches.stream().map(Batch::writes).toList();
+        }
+
+        Batch batch(int index) {
+            return batches.get(index);
+        }
+    }
+
+    private record Batch(List<Write> writes, CompletableFuture<List<String>> result) {
+
+        void answer() {
+            assertThat(result.complete(writes.stream().map(StatementBatcherTest::answerTo).toList()))
+                    .as("batch %s ended once", writes).isTrue();
+        }
+
+        void fail(RuntimeException failure) {
+            assertThat(result.completeExceptionally(failure)).as("batch %s ended once", writes).isTrue();
+        }
+    }
+
+    /**
+     * Ends every batch on a thread of its own, as a database client would; every seventh batch fails. Counts how
+     * many batches run at once, from the moment it is handed one until just before it ends it.
+     */
+    private static final class ConcurrentStatement implements Function<List<Write>, Uni<List<String>>> {
+
+        static final IllegalStateException FAILURE = new IllegalStateException("batch failed");
+
+        final List<List<Write>> handed = new CopyOnWriteArrayList<>();
+        final Set<Write> failed = ConcurrentHashMap.newKeySet();
+        final AtomicInteger mostRunning = new AtomicInteger();
+        private final AtomicInteger running = new AtomicInteger();
+        private final AtomicInteger count = new AtomicInteger();
+        private final ExecutorService database;
+
+        ConcurrentStatement(ExecutorService database) {
+            this.database = database;
+        }
+
+        @Override
+        public Uni<List<String>> apply(List<Write> writes) {
+            mostRunning.accumulateAndGet(running.incrementAndGet(), Math::max);
+            List<Write> batch = List.copyOf(writes);
+            handed.add(batch);
+            boolean fails = count.incrementAndGet() % 7 == 0;
+            if (fails) {
+                failed.addAll(batch);
+            }
+            CompletableFuture<List<String>> result = new CompletableFuture<>();
+            database.execute(() -> {
+                running.decrementAndGet();
+                if (fails) {
+                    result.completeExceptionally(FAILURE);
+                } else {
+                    result.complete(batch.stream().map(StatementBatcherTest::answerTo).toList());
+                }
+            });
+            return Uni.createFrom().completionStage(result);
+        }
+    }
+}
