@@ -36,7 +36,7 @@ public class PollingConsumer {
 
     private final InfraiClient infrai;
     private final DeliveryService delivery;
-    private final ObjectMapper mapper;
+    private final PushMessages messages;
     private final Pause pause;
     private final TicklerConfig.Delivery config;
     private final Counter ackNotInFlight;
@@ -46,7 +46,7 @@ public class PollingConsumer {
             TicklerConfig config, MeterRegistry registry) {
         this.infrai = infrai;
         this.delivery = delivery;
-        this.mapper = mapper;
+        this.messages = new PushMessages(mapper);
         this.pause = pause;
         this.config = config.delivery();
         this.ackNotInFlight = Counter.builder("tickler.poll.ack.not.in.flight")
@@ -93,7 +93,7 @@ public class PollingConsumer {
     private Uni<Void> handle(String queue, ConsumedMessage item) {
         ReminderMessage message;
         try {
-            message = PushMessages.parse(mapper, item.payload());
+            message = messages.parse(item.payload());
         } catch (PushMessages.Unreadable e) {
             LOG.errorf("message %s on %s is not a Tickler message (%s); acknowledged and dropped", item.messageId(),
                     queue, e.getMessage());

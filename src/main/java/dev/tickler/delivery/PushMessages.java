@@ -2,12 +2,18 @@ package dev.tickler.delivery;
 
 import java.io.IOException;
 
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 
 import dev.tickler.handoff.ReminderMessage;
 
-/** Reads a queue message in either shape of SPEC §4: the published body, or an envelope holding it. */
+/**
+ * Reads a queue message in either shape of SPEC §4: the published body, or an envelope holding it. Strictly: a
+ * body with anything after its JSON value, or a key given twice, is not a message Tickler published.
+ */
 final class PushMessages {
 
     /** The message is not one Tickler published; the detail says what is missing. */
@@ -17,21 +23,25 @@ final class PushMessages {
         }
     }
 
-    private PushMessages() {
+    private final ObjectReader reader;
+
+    PushMessages(ObjectMapper mapper) {
+        this.reader = mapper.reader().with(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+                .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
     }
 
-    static ReminderMessage parse(ObjectMapper mapper, byte[] body) throws Unreadable {
+    ReminderMessage parse(byte[] body) throws Unreadable {
         JsonNode root;
         try {
-            root = mapper.readTree(body);
+            root = reader.readTree(body);
         } catch (IOException e) {
             throw new Unreadable("the body is not JSON");
         }
-        return parse(mapper, root);
+        return parse(root);
     }
 
-    static ReminderMessage parse(ObjectMapper mapper, JsonNode root) throws Unreadable {
-        JsonNode message = unwrap(mapper, root);
+    ReminderMessage parse(JsonNode root) throws Unreadable {
+        JsonNode message = unwrap(root);
         JsonNode id = message.get("reminder_id");
         if (id == null || !id.canConvertToLong() || !id.isIntegralNumber()) {
             throw new Unreadable("no integer reminder_id in the message");
@@ -44,7 +54,7 @@ final class PushMessages {
     }
 
     /** The published body itself, or the one held under payload or body (as an object or as JSON text). */
-    private static JsonNode unwrap(ObjectMapper mapper, JsonNode root) throws Unreadable {
+    private JsonNode unwrap(JsonNode root) throws Unreadable {
         if (root == null || !root.isObject()) {
             throw new Unreadable("the body is not a JSON object");
         }
@@ -55,7 +65,7 @@ final class PushMessages {
             JsonNode held = root.get(field);
             if (held != null && held.isTextual()) {
                 try {
-                    held = mapper.readTree(held.textValue());
+                    held = reader.readTree(held.textValue());
                 } catch (IOException e) {
                     throw new Unreadable(field + " is text but not JSON");
                 }

@@ -40,7 +40,7 @@ public class PushResource {
     private final PushSignature signature;
     private final String signatureHeader;
     private final DeliveryService delivery;
-    private final ObjectMapper mapper;
+    private final PushMessages messages;
     private final ProblemMappers problems;
 
     public PushResource(TicklerConfig config, PushTokens tokens, DeliveryService delivery, ObjectMapper mapper, ProblemMappers problems) {
@@ -49,7 +49,7 @@ public class PushResource {
                 .map(PushSignature::new).orElse(null);
         this.signatureHeader = config.push().signatureHeader();
         this.delivery = delivery;
-        this.mapper = mapper;
+        this.messages = new PushMessages(mapper);
         this.problems = problems;
     }
 
@@ -67,7 +67,7 @@ public class PushResource {
         }
         ReminderMessage message;
         try {
-            message = PushMessages.parse(mapper, body);
+            message = messages.parse(body);
         } catch (PushMessages.Unreadable e) {
             return Uni.createFrom().item(problems.toResponse(Problem.of(ProblemType.UNREADABLE_MESSAGE, e.getMessage())));
         }

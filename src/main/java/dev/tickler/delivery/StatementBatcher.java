@@ -33,6 +33,7 @@ final class StatementBatcher<W, R> {
     private final int maxInFlight;
     private final Queue<Waiting<W, R>> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger inFlight = new AtomicInteger();
+    private final AtomicInteger drains = new AtomicInteger();
 
     /**
      * @param statement runs one batch in one transaction and answers every write in the order given
@@ -54,9 +55,20 @@ final class StatementBatcher<W, R> {
 
     /**
      * Every write is queued before its submitter drains, and every statement that ends drains again, so a write
-     * never waits behind a statement that has already ended.
+     * never waits behind a statement that has already ended. One thread drains at a time; a drain asked for while
+     * one runs (from another thread, or from a statement that answered at once) makes that one go round again
+     * instead of nesting, so the stack stays flat however many batches answer synchronously.
      */
     private void drain() {
+        if (drains.getAndIncrement() != 0) {
+            return;
+        }
+        do {
+            startBatchesWhileRoom();
+        } while (drains.decrementAndGet() != 0);
+    }
+
+    private void startBatchesWhileRoom() {
         while (!queue.isEmpty()) {
             int running = inFlight.get();
             if (running >= maxInFlight) {
@@ -91,18 +103,25 @@ final class StatementBatcher<W, R> {
             answers = Uni.createFrom().failure(e);
         }
         answers.subscribe().with(results -> {
+            if (results.size() != batch.size()) {
+                failAll(batch, new IllegalStateException("the statement answered " + results.size() + " of "
+                        + batch.size() + " writes"));
+                return;
+            }
             ended();
             for (int i = 0; i < batch.size(); i++) {
                 R result = results.get(i);
                 Waiting<W, R> waiting = batch.get(i);
                 onCallerContext(waiting, () -> waiting.answer().complete(result));
             }
-        }, failure -> {
-            ended();
-            for (Waiting<W, R> waiting : batch) {
-                onCallerContext(waiting, () -> waiting.answer().fail(failure));
-            }
-        });
+        }, failure -> failAll(batch, failure));
+    }
+
+    private void failAll(List<Waiting<W, R>> batch, Throwable failure) {
+        ended();
+        for (Waiting<W, R> waiting : batch) {
+            onCallerContext(waiting, () -> waiting.answer().fail(failure));
+        }
     }
 
     private void ended() {

@@ -17,6 +17,7 @@ import dev.tickler.handoff.ReminderMessage;
 class PushMessagesTest {
 
     private static final ObjectMapper MAPPER = strictMapper();
+    private static final PushMessages MESSAGES = new PushMessages(MAPPER);
 
     private static final String NO_ID = "no integer reminder_id in the message";
     private static final String NO_VERSION = "no integer version in the message";
@@ -75,10 +76,24 @@ class PushMessagesTest {
     }
 
     @Test
+    void anythingAfterTheJsonValueIsRefused() {
+        assertThatThrownBy(() -> parse("{\"reminder_id\": 1, \"version\": 2} garbage"))
+                .isInstanceOf(PushMessages.Unreadable.class).hasMessage("the body is not JSON");
+        assertThatThrownBy(() -> parse("{\"reminder_id\": 1, \"version\": 2}{}"))
+                .isInstanceOf(PushMessages.Unreadable.class).hasMessage("the body is not JSON");
+    }
+
+    @Test
+    void aKeyGivenTwiceIsRefused() {
+        assertThatThrownBy(() -> parse("{\"reminder_id\": 1, \"reminder_id\": 2, \"version\": 0}"))
+                .isInstanceOf(PushMessages.Unreadable.class).hasMessage("the body is not JSON");
+    }
+
+    @Test
     void theSameMessageReadsTheSameFromBytesAndFromATree() throws Exception {
         String json = "{\"payload\": \"{\\\"reminder_id\\\": 7, \\\"version\\\": 0}\"}";
 
-        assertThat(PushMessages.parse(MAPPER, MAPPER.readTree(json))).isEqualTo(new ReminderMessage(7, 0));
+        assertThat(MESSAGES.parse(MAPPER.readTree(json))).isEqualTo(new ReminderMessage(7, 0));
         assertThat(parse(json)).isEqualTo(new ReminderMessage(7, 0));
     }
 
@@ -99,7 +114,7 @@ class PushMessagesTest {
     @Test
     void aMissingPayloadTreeIsRefusedAsNotAnObject() {
         // a consumed message without a payload reaches the tree form as null
-        assertThatThrownBy(() -> PushMessages.parse(MAPPER, (JsonNode) null))
+        assertThatThrownBy(() -> MESSAGES.parse((JsonNode) null))
                 .isInstanceOf(PushMessages.Unreadable.class)
                 .hasMessage("the body is not a JSON object");
     }
@@ -163,7 +178,7 @@ class PushMessagesTest {
     }
 
     private static ReminderMessage parse(String json) throws PushMessages.Unreadable {
-        return PushMessages.parse(MAPPER, json.getBytes(StandardCharsets.UTF_8));
+        return MESSAGES.parse(json.getBytes(StandardCharsets.UTF_8));
     }
 
     private static void assertRefused(String json, String detail) {

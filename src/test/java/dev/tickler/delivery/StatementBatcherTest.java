@@ -197,6 +197,35 @@ class StatementBatcherTest {
     }
 
     @Test
+    void manyQueuedBatchesThatAnswerAtOnceAreEachAnsweredWithoutNesting() {
+        HandDriven statement = new HandDriven();
+        StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, 1, 1);
+        CompletableFuture<String> first = submit(batcher, write(0, "first"));
+        List<CompletableFuture<String>> queued = new ArrayList<>();
+        for (int i = 1; i <= 20_000; i++) {
+            queued.add(submit(batcher, write(i, "queued")));
+        }
+        statement.answerAtOnceFromNowOn();
+
+        statement.batch(0).answer();
+
+        assertThat(first).isCompletedWithValue(answerTo(write(0, "first")));
+        assertThat(queued).allSatisfy(answer -> assertThat(answer).isCompleted());
+        assertThat(statement.handed()).hasSize(20_001);
+    }
+
+    @Test
+    void aStatementThatAnswersForFewerWritesFailsTheWholeBatch() {
+        Function<List<Write>, Uni<List<String>>> shortOfOne = writes -> Uni.createFrom()
+                .item(writes.subList(1, writes.size()).stream().map(StatementBatcherTest::answerTo).toList());
+        StatementBatcher<Write, String> batcher = new StatementBatcher<>(shortOfOne, BY_ROW, 10, 1);
+
+        CompletableFuture<String> alone = submit(batcher, write(1, "alone"));
+
+        assertThat(failureOf(alone)).isInstanceOf(IllegalStateException.class).hasMessageContaining("answered 0 of 1");
+    }
+
+    @Test
     void aWriteIsNotSentBeforeItsAnswerIsSubscribedTo() {
         HandDriven statement = new HandDriven();
         StatementBatcher<Write, String> batcher = new StatementBatcher<>(statement, BY_ROW, 10, 1);
@@ -356,6 +385,12 @@ class StatementBatcherTest {
         private final List<Batch> batches = new CopyOnWriteArrayList<>();
         private String throwingTag;
         private RuntimeException thrown;
+        private boolean answerAtOnce;
+
+        /** From now on every batch is answered before apply returns, as a client with the answer at hand would. */
+        void answerAtOnceFromNowOn() {
+            answerAtOnce = true;
+        }
 
         /** Throws, instead of answering with a Uni, for every batch that holds a write with this tag. */
         HandDriven throwingFor(String tag, RuntimeException exception) {
@@ -370,6 +405,9 @@ class StatementBatcherTest {
             batches.add(batch);
             if (throwingTag != null && writes.stream().anyMatch(write -> write.tag().equals(throwingTag))) {
                 throw thrown;
+            }
+            if (answerAtOnce) {
+                batch.answer();
             }
             return Uni.createFrom().completionStage(batch.result());
         }
