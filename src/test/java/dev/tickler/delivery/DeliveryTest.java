@@ -27,8 +27,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import jakarta.inject.Inject;
-
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
@@ -38,21 +36,16 @@ import dev.tickler.testing.Api;
 import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.NotifierStandIn.Received;
 import dev.tickler.testing.NotifierStandIn.Reply;
-import dev.tickler.testing.RecordingPause;
 
 /**
  * Delivery end to end: the emulator pushes to the receiver over HTTP, the receiver claims and answers, and the
  * notifier stand-in sees what a real provider would. Retry gaps are shortened by the test profile (base 0.2 s,
- * retries over 0.5 s go back to the queue); tests assert the waits the application chose, as recorded pauses and
- * as the delays of the messages it published, not gaps measured between requests.
+ * retries over 0.5 s go back to the queue); the waits themselves are asserted in {@link RetryBackoffTest}.
  */
 @QuarkusTest
 class DeliveryTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(20);
-
-    @Inject
-    RecordingPause pause;
 
     @Test
     void dueReminderIsPushedClaimedAndSentOnceWithItsSendKey() {
@@ -162,58 +155,6 @@ class DeliveryTest {
     }
 
     @Test
-    void rateLimitWaitsForRetryAfter() {
-        Map<String, Object> body = pushReminderAt(Instant.now());
-        String user = (String) body.get("user_id");
-        notifier().script(user, Reply.rateLimited(1));
-        long id = createdId(body);
-
-        awaitState(id, "sent");
-
-        List<Received> requests = notifier().receivedFor(user);
-        assertThat(requests).hasSize(2);
-        assertThat(requests).extracting(Received::idempotencyKey).containsOnly("reminder:" + id + ":0");
-        // the notifier's 1 s is longer than the inline maximum: no pause in memory, the retry waits on the queue
-        assertThat(waitsBetween(requests)).containsExactly(List.of());
-        assertThat(publishedFor(id, InfraiEmulatorResource.PUSHED_QUEUE))
-                .extracting(PublishedMessage::idempotencyKey, PublishedMessage::delaySeconds)
-                .containsExactly(tuple("reminder:" + id + ":0:0", 0L), tuple("reminder:" + id + ":0:1", 1L));
-        Api.get(id).body("attempts", equalTo(2));
-    }
-
-    @Test
-    void serverErrorsAreRetriedWithGrowingGapsThenFail() {
-        Map<String, Object> body = pushReminderAt(Instant.now());
-        String user = (String) body.get("user_id");
-        notifier().script(user, Reply.status(503), Reply.status(500), Reply.status(502), Reply.status(408),
-                Reply.status(503));
-        long id = createdId(body);
-
-        awaitState(id, "failed");
-
-        List<Received> requests = notifier().receivedFor(user);
-        assertThat(requests).hasSize(5);
-        assertThat(requests).extracting(Received::idempotencyKey).containsOnly("reminder:" + id + ":0");
-        // backoff 0.2 × 2^(attempts − 1) s in the test profile: 0.2 and 0.4 s are waited inline; 0.8 and 1.6 s are
-        // over the inline maximum of 0.5 s and go back to the queue, rounded up to whole seconds
-        assertThat(waitsBetween(requests)).containsExactly(
-                List.of(Duration.ofMillis(200)),
-                List.of(Duration.ofMillis(400)),
-                List.of(),
-                List.of());
-        assertThat(publishedFor(id, InfraiEmulatorResource.PUSHED_QUEUE))
-                .extracting(PublishedMessage::idempotencyKey, PublishedMessage::delaySeconds)
-                .containsExactly(
-                        tuple("reminder:" + id + ":0:0", 0L),
-                        tuple("reminder:" + id + ":0:1", 1L),
-                        tuple("reminder:" + id + ":0:2", 2L));
-        Api.get(id)
-                .body("attempts", equalTo(5))
-                .body("last_error", equalTo("HTTP 503 (after 5 attempts)"))
-                .body("sent_at", nullValue());
-    }
-
-    @Test
     void clientErrorFailsAtOnceAndRedriveSendsWithTheSameKey() {
         Map<String, Object> body = pushReminderAt(Instant.now());
         String user = (String) body.get("user_id");
@@ -269,18 +210,6 @@ class DeliveryTest {
         assertThat(acknowledged).isLessThan(Duration.ofMillis(800));
         Api.get(id).body("state", equalTo("delivering"));
         awaitState(id, "sent");
-    }
-
-    /**
-     * The pauses the application asked for between each two consecutive notifier requests of one reminder: an inline
-     * retry's wait is asked for after its request was answered and before the next request is made.
-     */
-    private List<List<Duration>> waitsBetween(List<Received> requests) {
-        List<List<Duration>> waits = new ArrayList<>();
-        for (int i = 1; i < requests.size(); i++) {
-            waits.add(pause.between(requests.get(i - 1).at(), requests.get(i).at()));
-        }
-        return waits;
     }
 
     private static void awaitState(long id, String state) {

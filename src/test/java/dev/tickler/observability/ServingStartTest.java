@@ -17,8 +17,8 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 /**
- * A serving instance as production starts it (no JDBC URL): it opens no JDBC pool, and it calls nobody before its
- * first request; the gauges' refresh, which asks the queue for its stats, starts with that request.
+ * A serving instance as production starts it, and as the suite runs it (no JDBC URL): it opens no JDBC pool, and it
+ * calls nobody before its first request; the gauges' refresh, which asks the queue for its stats, starts with it.
  */
 @QuarkusTest
 @TestProfile(ServingStartTest.Serving.class)
@@ -27,7 +27,7 @@ class ServingStartTest {
     public static class Serving implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.datasource.jdbc.url", "", "tickler.metrics.refresh", "1s");
+            return Map.of("tickler.metrics.refresh", "1s");
         }
     }
 

@@ -7,7 +7,10 @@ import java.util.Map;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
-/** A real PostgreSQL 17 that the test run starts itself: no Docker, no server installed beforehand. */
+/**
+ * A real PostgreSQL 17 that the test run starts itself (no Docker, no server installed beforehand), with the schema
+ * already migrated as the migration Job leaves it in production.
+ */
 public class PostgresResource implements QuarkusTestResourceLifecycleManager {
 
     private static volatile String reactiveUrl;
@@ -26,11 +29,12 @@ public class PostgresResource implements QuarkusTestResourceLifecycleManager {
         } catch (IOException e) {
             throw new UncheckedIOException("embedded PostgreSQL did not start", e);
         }
+        Schema.migrate(postgres.getPostgresDatabase());
         int port = postgres.getPort();
         reactiveUrl = "postgresql://postgres:postgres@127.0.0.1:" + port + "/postgres";
+        // no JDBC URL: the application runs as a serving instance does, without Flyway or a JDBC pool
         return Map.of(
                 "quarkus.datasource.reactive.url", "postgresql://127.0.0.1:" + port + "/postgres",
-                "quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:" + port + "/postgres",
                 "quarkus.datasource.username", "postgres",
                 "quarkus.datasource.password", "postgres");
     }
