@@ -58,6 +58,18 @@ class DeployManifestsTest {
     }
 
     @Test
+    void theJvmOverlayRunsTheJvmImageWithRoomForItsHeap() throws IOException {
+        Map<String, Object> overlay = documents(DEPLOY.resolve("knative/jvm/kustomization.yaml")).get(0);
+        String patches = String.valueOf(overlay.get("patches"));
+
+        assertThat(overlay.get("resources")).isEqualTo(List.of("../"));
+        assertThat(patches).contains("name=tickler}").contains("name=tickler-sweeper}")
+                .contains("registry.example.com/tickler:1.0.0-jvm").contains("512Mi");
+        assertThat(documents(DEPLOY.resolve("knative/kustomization.yaml")).get(0).get("resources"))
+                .isEqualTo(List.of("service.yaml", "sweeper.yaml"));
+    }
+
+    @Test
     void reconcileIsScheduledEveryMinuteWhereverTheSweepIs() throws IOException {
         List<Map<String, Object>> jobs = documents(DEPLOY.resolve("cloudrun/sweep-scheduler.yaml"));
         Map<String, Object> reconcile = jobs.stream()
