@@ -1,0 +1,251 @@
+package dev.tickler.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import io.vertx.core.Vertx;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import io.vertx.pgclient.PgBuilder;
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+
+import dev.tickler.emulator.EmulatorOptions;
+import dev.tickler.emulator.InfraiEmulator;
+import dev.tickler.testing.Ports;
+
+/**
+ * From process start to serving, as a scale-from-zero platform sees it: the packaged application is started five times
+ * on each runtime against a PostgreSQL that is already up and migrated, the queue emulator and a notifier that answers
+ * at once. Each start is timed to the first readiness 200, to the first push answered 200 (a real claim on a seeded
+ * row) and to that reminder's {@code sent}; resident memory is read at readiness and again after 10,000 pushes have
+ * been claimed and delivered. The serving configuration is the production one: no JDBC URL (so no migration and no
+ * JDBC pool), the sweep off, JSON logs. JVM flags are the JVM image's (src/main/docker/Dockerfile.jvm), with the
+ * container's memory limit given as -XX:MaxRAM. Prints medians and ranges; run as the README says.
+ */
+@Tag("benchmark")
+class StartupBenchmark {
+
+    private static final int STARTS = Integer.getInteger("startup.starts", 5);
+    private static final int PUSHES = 10_000;
+    private static final Path DOCKERFILE_JVM = Path.of("src", "main", "docker", "Dockerfile.jvm");
+    private static final String CONTAINER_MEMORY = System.getProperty("startup.container-memory", "512m");
+
+    /** A JVM and a packaged application; {@code withJdbc} for builds that cannot start without a JDBC URL. */
+    record Runtime(String name, Path java, Path appDir, List<String> extraFlags, boolean withJdbc) {
+
+        Runtime(String name, Path java, Path appDir, List<String> extraFlags) {
+            this(name, java, appDir, extraFlags, false);
+        }
+    }
+
+    record Start(double readySeconds, double firstPushSeconds, double sentSeconds, long rssAtReadyKib,
+            long rssAfterPushesKib, int refused) {
+    }
+
+    @Test
+    void startUpToReadyFirstPushAndSentOnEachRuntime() throws Exception {
+        List<Runtime> runtimes = runtimes();
+        assertThat(runtimes).as("no packaged application found: build it first, as the README says").isNotEmpty();
+        List<String> imageFlags = imageFlags();
+        System.out.println("startup benchmark: image flags " + imageFlags + ", container memory " + CONTAINER_MEMORY);
+
+        Vertx vertx = Vertx.vertx();
+        try (EmbeddedPostgres postgres = EmbeddedPostgres.builder().start();
+                InfraiEmulator emulator = InfraiEmulator.start(EmulatorOptions.defaults().withApiKey("startup-key"))) {
+            String reactiveUrl = "postgresql://postgres:postgres@127.0.0.1:" + postgres.getPort() + "/postgres";
+            Pool pool = Pool.newInstance(PgBuilder.pool().connectingTo(reactiveUrl).using(vertx).build());
+            Migrations.apply(pool);
+            FastNotifier notifier = new FastNotifier();
+            String notifyUrl = notifier.start().get("tickler.notify.url");
+            SeededRows rows = SeededRows.insert(pool, runtimes.size() * STARTS * (PUSHES + 100));
+            LoadGenerator load = new LoadGenerator(vertx);
+            try {
+                Map<String, List<Start>> results = new LinkedHashMap<>();
+                for (Runtime runtime : runtimes) {
+                    for (int i = 1; i <= STARTS; i++) {
+                        Start start = measure(runtime, imageFlags, postgres.getPort(), emulator.baseUrl(), notifyUrl,
+                                pool, rows, load);
+                        System.out.printf("  %-28s start %d: ready %.2f s, first push %.2f s, sent %.2f s,"
+                                + " RSS %d MiB at ready, %d MiB after %d pushes (%d refused with 503)%n", runtime.name(),
+                                i, start.readySeconds(), start.firstPushSeconds(), start.sentSeconds(),
+                                start.rssAtReadyKib() / 1024, start.rssAfterPushesKib() / 1024, PUSHES, start.refused());
+                        results.computeIfAbsent(runtime.name(), name -> new ArrayList<>()).add(start);
+                    }
+                }
+                System.out.println("startup benchmark, median (min–max) of " + STARTS + " starts:");
+                System.out.printf("  %-28s %-20s %-20s %-20s %-18s %-18s%n", "runtime", "ready s", "first push s",
+                        "sent s", "RSS ready MiB", "RSS after MiB");
+                results.forEach((name, starts) -> System.out.printf("  %-28s %-20s %-20s %-20s %-18s %-18s%n", name,
+                        summary(starts, Start::readySeconds), summary(starts, Start::firstPushSeconds),
+                        summary(starts, Start::sentSeconds), summary(starts, s -> s.rssAtReadyKib() / 1024.0),
+                        summary(starts, s -> s.rssAfterPushesKib() / 1024.0)));
+            } finally {
+                load.close();
+                notifier.stop();
+            }
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().join();
+        }
+    }
+
+    private static Start measure(Runtime runtime, List<String> imageFlags, int postgresPort, String queueUrl,
+            String notifyUrl, Pool pool, SeededRows rows, LoadGenerator load) throws Exception {
+        int port = Ports.freePort();
+        int managementPort = Ports.freePort();
+        List<String> command = new ArrayList<>();
+        command.add(runtime.java().toString());
+        command.addAll(runtime.extraFlags());
+        command.addAll(imageFlags);
+        command.add("-XX:MaxRAM=" + CONTAINER_MEMORY);
+        if (runtime.withJdbc()) {
+            // what such a build's serving deployment set: the JDBC URL it needed, and no migration at start
+            command.add("-Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:" + postgresPort + "/postgres");
+            command.add("-Dquarkus.flyway.migrate-at-start=false");
+        }
+        command.addAll(List.of(
+                "-Dquarkus.http.port=" + port,
+                "-Dquarkus.management.port=" + managementPort,
+                "-Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:" + postgresPort + "/postgres",
+                "-Dquarkus.datasource.username=postgres",
+                "-Dquarkus.datasource.password=postgres",
+                "-Dtickler.push.tokens=startup-token",
+                "-Dtickler.api.keys=startup-api-key",
+                "-Dtickler.infrai.base-url=" + queueUrl,
+                "-Dtickler.infrai.api-key=startup-key",
+                "-Dtickler.notify.url=" + notifyUrl,
+                "-Dtickler.sweep.enabled=false",
+                "-jar", runtime.appDir().resolve("quarkus-run.jar").toString()));
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(1)).build();
+        long started = System.nanoTime();
+        Process app = new ProcessBuilder(command).directory(runtime.appDir().toFile())
+                .redirectErrorStream(true).redirectOutput(Path.of("target", "startup-app.log").toFile()).start();
+        try {
+            while (status(http, "http://127.0.0.1:" + managementPort + "/q/health/ready", null) != 200) {
+                assertThat(app.isAlive()).as("the application died; see target/startup-app.log").isTrue();
+                assertThat(System.nanoTime() - started).isLessThan(Duration.ofSeconds(60).toNanos());
+                Thread.sleep(5);
+            }
+            double ready = seconds(started);
+            long rssAtReady = rssKib(app.pid());
+
+            String message = rows.nextMessage();
+            long reminderId = Long.parseLong(message.replaceAll("[^0-9,]", "").split(",")[0]);
+            int pushStatus = status(http, "http://127.0.0.1:" + port + "/q/startup-token/reminders", message);
+            double firstPush = seconds(started);
+            assertThat(pushStatus).isEqualTo(200);
+            while (!"sent".equals(state(pool, reminderId))) {
+                assertThat(System.nanoTime() - started).isLessThan(Duration.ofSeconds(60).toNanos());
+                Thread.sleep(2);
+            }
+            double sent = seconds(started);
+
+            LoadGenerator.Result pushes = load.closedLoop(32, Duration.ofMinutes(5), PUSHES + 32,
+                    () -> load.post(port, "/q/startup-token/reminders", rows.nextMessage()));
+            // a full delivery backlog answers 503, as it should; the queue would offer those again later
+            assertThat(load.failureReasons().keySet()).as("refusals other than 503").allMatch("HTTP 503"::equals);
+            load.failureReasons().clear();
+            while (pool.preparedQuery("SELECT count(*) FROM reminders WHERE template = 'bench'"
+                    + " AND state = 'delivering'").execute().await().indefinitely().iterator().next().getLong(0) > 0) {
+                Thread.sleep(50);
+            }
+            long rssAfter = rssKib(app.pid());
+            return new Start(ready, firstPush, sent, rssAtReady, rssAfter, pushes.failures());
+        } finally {
+            app.destroy();
+            app.waitFor();
+        }
+    }
+
+    /** The runtimes whose packaged application exists: JDK 17 and 25 run the fast-jar, JDK 25 also the AOT build. */
+    private static List<Runtime> runtimes() {
+        Path jdk17 = Path.of(System.getProperty("startup.jdk17", "/usr/lib/jvm/java-17-openjdk-amd64"), "bin", "java");
+        Path jdk25 = Path.of(System.getProperty("startup.jdk25", "/usr/lib/jvm/temurin-25-jdk-amd64"), "bin", "java");
+        Path fastJar = Path.of("target", "quarkus-app").toAbsolutePath();
+        Path aotJar = Path.of("target", "aot", "quarkus-app").toAbsolutePath();
+        List<Runtime> runtimes = new ArrayList<>();
+        if (Files.exists(fastJar.resolve("quarkus-run.jar"))) {
+            if (Files.exists(jdk17)) {
+                // the image's flags are JDK 25's; JDK 17 takes those it knows
+                runtimes.add(new Runtime("JDK 17", jdk17, fastJar, List.of("-XX:+IgnoreUnrecognizedVMOptions")));
+            }
+            if (Files.exists(jdk25)) {
+                runtimes.add(new Runtime("JDK 25", jdk25, fastJar, List.of()));
+            }
+        }
+        if (Files.exists(aotJar.resolve("app.aot")) && Files.exists(jdk25)) {
+            runtimes.add(new Runtime("JDK 25 + AOT cache", jdk25, aotJar, List.of("-XX:AOTCache=app.aot")));
+        }
+        // -Dstartup.compare-app=<another build's quarkus-app>: the same starts of that build, for a before/after
+        String compared = System.getProperty("startup.compare-app");
+        if (compared != null) {
+            Path other = Path.of(compared).toAbsolutePath();
+            runtimes.add(new Runtime("JDK 17, compared build", jdk17, other, List.of("-XX:+IgnoreUnrecognizedVMOptions"),
+                    true));
+            runtimes.add(new Runtime("JDK 25, compared build", jdk25, other, List.of(), true));
+        }
+        return runtimes;
+    }
+
+    /** The flags the JVM image starts the application with: one place, the Dockerfile's JAVA_FLAGS. */
+    static List<String> imageFlags() throws IOException {
+        Matcher flags = Pattern.compile("(?m)^ENV JAVA_FLAGS=\"([^\"]*)\"").matcher(Files.readString(DOCKERFILE_JVM));
+        assertThat(flags.find()).as("ENV JAVA_FLAGS=\"…\" in %s", DOCKERFILE_JVM).isTrue();
+        return Arrays.stream(flags.group(1).trim().split("\\s+")).filter(flag -> !flag.isEmpty()).toList();
+    }
+
+    private static int status(HttpClient http, String url, String body) throws InterruptedException {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+        if (body != null) {
+            request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
+        }
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (IOException notListeningYet) {
+            return 0;
+        }
+    }
+
+    private static String state(Pool pool, long id) {
+        return pool.preparedQuery("SELECT state FROM reminders WHERE id = $1").execute(Tuple.of(id))
+                .await().indefinitely().iterator().next().getString(0);
+    }
+
+    private static long rssKib(long pid) throws IOException {
+        for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
+            if (line.startsWith("VmRSS:")) {
+                return Long.parseLong(line.replaceAll("[^0-9]", ""));
+            }
+        }
+        throw new IllegalStateException("no VmRSS for process " + pid);
+    }
+
+    private static double seconds(long startedNanos) {
+        return (System.nanoTime() - startedNanos) / 1e9;
+    }
+
+    private static String summary(List<Start> starts, java.util.function.ToDoubleFunction<Start> value) {
+        double[] values = starts.stream().mapToDouble(value).sorted().toArray();
+        double median = values.length % 2 == 1 ? values[values.length / 2]
+                : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
+        return String.format("%.2f (%.2f–%.2f)", median, values[0], values[values.length - 1]);
+    }
+}
