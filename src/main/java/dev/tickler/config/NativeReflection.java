@@ -2,7 +2,7 @@ package dev.tickler.config;
 
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
-import dev.tickler.handoff.ReminderMessage;
+import dev.tickler.publish.ReminderMessage;
 import dev.tickler.problem.FieldError;
 import dev.tickler.problem.Problem;
 

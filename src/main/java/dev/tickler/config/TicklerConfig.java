@@ -26,6 +26,8 @@ public interface TicklerConfig {
 
     Reconcile reconcile();
 
+    Retention retention();
+
     Infrai infrai();
 
     Metrics metrics();
@@ -69,9 +71,12 @@ public interface TicklerConfig {
         @WithDefault("PT5S")
         Duration inlineRetryMax();
 
-        /** Claimed reminders waiting for a notifier slot before the receiver answers 503 instead of claiming. */
+        /**
+         * Claimed reminders not yet settled before the receiver answers 503 instead of claiming: a campaign's whole
+         * burst fits, at a few KiB of heap each (README, "Delivery capacity").
+         */
         @WithName("max-backlog")
-        @WithDefault("10000")
+        @WithDefault("50000")
         int maxBacklog();
 
         /** On shutdown, how long in-flight sends may take before their claims are released. */
@@ -112,9 +117,16 @@ public interface TicklerConfig {
         @WithDefault("PT60S")
         Duration backoffMax();
 
-        /** Ceiling of in-flight notifier calls. */
-        @WithDefault("16")
+        /**
+         * Ceiling of in-flight notifier calls; below it the limit follows the provider's latency and its 429s. The
+         * default serves a provider answering in 100 ms at 1,000 sends per second and more.
+         */
+        @WithDefault("256")
         int concurrency();
+
+        /** At most this many sends per second from one instance, for a provider with a published quota; unset: none. */
+        @WithName("rate-limit")
+        Optional<Double> rateLimit();
     }
 
     interface Sweep {
@@ -143,11 +155,6 @@ public interface TicklerConfig {
         @WithName("time-budget")
         @WithDefault("PT10M")
         Duration timeBudget();
-
-        /** Publishes in flight at once while handing a batch off. */
-        @WithName("publish-concurrency")
-        @WithDefault("128")
-        int publishConcurrency();
     }
 
     interface Reconcile {
@@ -159,6 +166,16 @@ public interface TicklerConfig {
         @WithName("max-takeovers")
         @WithDefault("3")
         int maxTakeovers();
+    }
+
+    interface Retention {
+        /** Keep sent, cancelled, expired and skipped reminders this long after their last change; 0 or less: forever. */
+        @WithDefault("P30D")
+        Duration finished();
+
+        /** Keep failed reminders (the dead letters) this long after their last change; 0 or less: forever. */
+        @WithDefault("P90D")
+        Duration failed();
     }
 
     interface Infrai {
@@ -191,5 +208,10 @@ public interface TicklerConfig {
         /** Per queue API call. */
         @WithDefault("PT10S")
         Duration timeout();
+
+        /** Publishes in flight at once when many reminders are handed off together (a sweep batch, a batch registration). */
+        @WithName("publish-concurrency")
+        @WithDefault("128")
+        int publishConcurrency();
     }
 }

@@ -1,15 +1,12 @@
 package dev.tickler.delivery;
 
-import static dev.tickler.time.SqlTimestamps.instant;
-import static dev.tickler.time.SqlTimestamps.utc;
+import static dev.tickler.db.SqlTimestamps.instant;
+import static dev.tickler.db.SqlTimestamps.utc;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -19,6 +16,9 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
+
+import dev.tickler.db.PipelinedStatement;
+import dev.tickler.db.StatementBatcher;
 
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.WireNamed;
@@ -72,9 +72,9 @@ public class ClaimRepository {
     public ClaimRepository(Pool pool) {
         this.pool = pool;
         Comparator<Tuple> byRowId = Comparator.comparingLong(parameters -> parameters.getLong(0));
-        this.claims = new StatementBatcher<>(batch -> executeBatch(CLAIM, batch, ClaimRepository::claimIn),
+        this.claims = new StatementBatcher<>(PipelinedStatement.of(pool, CLAIM, ClaimRepository::claimIn),
                 byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
-        this.sends = new StatementBatcher<>(batch -> executeBatch(MARK_SENT, batch, rows -> rows.rowCount() == 1),
+        this.sends = new StatementBatcher<>(PipelinedStatement.of(pool, MARK_SENT, rows -> rows.rowCount() == 1),
                 byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
     }
 
@@ -174,17 +174,6 @@ public class ClaimRepository {
             parameters.addValue(value);
         }
         return parameters;
-    }
-
-    /** One statement per parameter set, in one round trip and one transaction; one answer per set, in order. */
-    private <R> Uni<List<R>> executeBatch(String sql, List<Tuple> batch, Function<RowSet<Row>, R> answer) {
-        return pool.preparedQuery(sql).executeBatch(batch).map(first -> {
-            List<R> answers = new ArrayList<>(batch.size());
-            for (RowSet<Row> rows = first; rows != null; rows = rows.next()) {
-                answers.add(answer.apply(rows));
-            }
-            return answers;
-        });
     }
 
     private static Optional<ClaimedReminder> claimIn(RowSet<Row> rows) {

@@ -3,7 +3,7 @@ package dev.tickler.delivery;
 import java.time.Instant;
 import java.util.Map;
 
-import dev.tickler.reminder.ReminderKeys;
+import dev.tickler.publish.ReminderKeys;
 
 /**
  * A reminder this instance holds in {@code delivering}. {@code leaseUntil} is also the fencing token: every

@@ -22,10 +22,10 @@ import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.config.TicklerConfig;
-import dev.tickler.handoff.HandOffService;
-import dev.tickler.handoff.ReminderMessage;
-import dev.tickler.infrai.InfraiClient;
-import dev.tickler.reminder.ReminderKeys;
+import dev.tickler.publish.ReminderMessage;
+import dev.tickler.publish.Publication;
+import dev.tickler.publish.ReminderPublisher;
+import dev.tickler.publish.Via;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.time.Pause;
 
@@ -66,7 +66,7 @@ public class DeliveryService {
 
     private final ClaimRepository claims;
     private final NotifierClient notifier;
-    private final InfraiClient infrai;
+    private final ReminderPublisher publisher;
     private final Clock clock;
     private final Pause pause;
     private final MeterRegistry registry;
@@ -76,16 +76,17 @@ public class DeliveryService {
     private final Counter poisoned;
     private final RetryPolicy retryPolicy;
     private final AdaptiveConcurrency concurrency;
+    private final SendRate sendRate;
     private final Timer dispatchLag;
     private final Map<Ignored, Counter> ignoredPushes = new EnumMap<>(Ignored.class);
     private final Map<Long, ClaimedReminder> held = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
-    public DeliveryService(ClaimRepository claims, NotifierClient notifier, InfraiClient infrai, Clock clock,
+    public DeliveryService(ClaimRepository claims, NotifierClient notifier, ReminderPublisher publisher, Clock clock,
             Pause pause, MeterRegistry registry, TicklerConfig config) {
         this.claims = claims;
         this.notifier = notifier;
-        this.infrai = infrai;
+        this.publisher = publisher;
         this.clock = clock;
         this.pause = pause;
         this.registry = registry;
@@ -95,8 +96,9 @@ public class DeliveryService {
         this.poisoned = Counter.builder("tickler.reconcile.gave.up")
                 .description("Reminders failed by the poison guard: taken over too often without settling")
                 .register(registry);
-        this.retryPolicy = new RetryPolicy(config.notifier());
-        this.concurrency = new AdaptiveConcurrency(config.notifier().concurrency());
+        this.retryPolicy = RetryPolicy.of(config.notifier());
+        this.concurrency = new AdaptiveConcurrency(config.notifier().concurrency(), System::nanoTime);
+        this.sendRate = new SendRate(config.notifier().rateLimit(), System::nanoTime);
         this.dispatchLag = Timer.builder("tickler.dispatch.lag")
                 .description("From fire_at to the notifier's 2xx")
                 .publishPercentileHistogram()
@@ -108,7 +110,10 @@ public class DeliveryService {
                     .description("Pushes that claimed nothing, by reason").register(registry));
         }
         Gauge.builder("tickler.notify.concurrency.limit", concurrency, AdaptiveConcurrency::limit)
-                .description("Current ceiling of in-flight notifier calls; shrinks on 429").register(registry);
+                .description("Current bound on in-flight notifier calls; follows the provider's latency and 429s")
+                .register(registry);
+        Gauge.builder("tickler.notify.in.flight", concurrency, AdaptiveConcurrency::inFlight)
+                .description("Notifier calls in flight now").register(registry);
         Gauge.builder("tickler.delivery.held", held, Map::size)
                 .description("Reminders claimed by this instance and not yet settled").register(registry);
     }
@@ -210,17 +215,16 @@ public class DeliveryService {
         if (claim.expiresAt() != null && now().isAfter(claim.expiresAt())) {
             return settleWith(claim, () -> claims.markExpired(claim, now()));
         }
-        return concurrency.run(() -> notifier.send(claim)).chain(outcome -> settle(claim, outcome));
+        long turnNanos = sendRate.reserveNanos();
+        Uni<Void> turn = turnNanos == 0 ? Uni.createFrom().voidItem() : pause.of(Duration.ofNanos(turnNanos));
+        return turn.chain(() -> concurrency.run(() -> notifier.send(claim))).chain(outcome -> settle(claim, outcome));
     }
 
     private Uni<Void> settle(ClaimedReminder claim, NotifierOutcome outcome) {
         int attempts = claim.attempts() + 1;
         if (outcome instanceof NotifierOutcome.Delivered) {
             return settleWith(claim, () -> claims.markSent(claim, attempts, now()))
-                    .invoke(() -> sideEffect(claim, () -> {
-                        concurrency.succeeded();
-                        recordDispatchLag(claim.fireAt());
-                    }));
+                    .invoke(() -> sideEffect(claim, () -> recordDispatchLag(claim.fireAt())));
         }
         if (outcome instanceof NotifierOutcome.Permanent permanent) {
             return settleWith(claim, () -> claims.markFailed(claim, attempts, permanent.error(), now()));
@@ -290,9 +294,8 @@ public class DeliveryService {
      * is cut to the retry time and the reconciler delivers it.
      */
     private Uni<Void> handBack(ClaimedReminder claim, int attempts, String error, Duration wait) {
-        Instant from = now();
-        long delaySeconds = Math.min(InfraiClient.MAX_DELAY_SECONDS, HandOffService.delaySeconds(from.plus(wait), from));
-        return republish(claim, delaySeconds)
+        Duration delay = wait.compareTo(ReminderPublisher.QUEUE_CEILING) > 0 ? ReminderPublisher.QUEUE_CEILING : wait;
+        return republish(claim, now().plus(delay), Via.RETRY)
                 .chain(messageId -> persistently(claim,
                         () -> claims.handBack(claim, attempts, error, claim.handoff() + 1, messageId, now())))
                 .onFailure().recoverWithUni(publishFailure -> {
@@ -310,15 +313,16 @@ public class DeliveryService {
      * if the queue cannot take it, the lease ends now and the reconciler delivers it.
      */
     Uni<Void> release(ClaimedReminder claim) {
-        return republish(claim, 0)
+        return republish(claim, now(), Via.RELEASE)
                 .chain(messageId -> claims.release(claim, claim.handoff() + 1, messageId, now()))
                 .onFailure().recoverWithUni(publishFailure -> claims.endLease(claim, now()))
                 .replaceWithVoid();
     }
 
-    private Uni<String> republish(ClaimedReminder claim, long delaySeconds) {
-        return infrai.publish(infrai.queueFor(claim.channel()), new ReminderMessage(claim.id(), claim.version()),
-                delaySeconds, ReminderKeys.publishKey(claim.id(), claim.version(), claim.handoff() + 1));
+    /** The claimed reminder back on the queue under the next hand-off number, so the queue does not deduplicate it. */
+    private Uni<String> republish(ClaimedReminder claim, Instant dueAt, Via via) {
+        return publisher.publish(new Publication(claim.id(), claim.version(), claim.handoff() + 1, claim.channel(), dueAt,
+                via));
     }
 
     private static void logLostClaim(ClaimedReminder claim, boolean settled) {

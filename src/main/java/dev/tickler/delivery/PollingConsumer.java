@@ -18,7 +18,7 @@ import io.smallrye.mutiny.Uni;
 
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.delivery.DeliveryService.Acceptance;
-import dev.tickler.handoff.ReminderMessage;
+import dev.tickler.publish.ReminderMessage;
 import dev.tickler.infrai.InfraiClient;
 import dev.tickler.infrai.InfraiException;
 import dev.tickler.infrai.InfraiModels.ConsumedMessage;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
 
-import dev.tickler.handoff.ReminderMessage;
+import dev.tickler.publish.ReminderMessage;
 
 /**
  * Reads a queue message in either shape of SPEC §4: the published body, or an envelope holding it. Strictly: a

@@ -22,7 +22,7 @@ import io.smallrye.mutiny.Uni;
 import dev.tickler.api.PushTokens;
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.delivery.DeliveryService.Acceptance;
-import dev.tickler.handoff.ReminderMessage;
+import dev.tickler.publish.ReminderMessage;
 import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemMappers;
 import dev.tickler.problem.ProblemType;

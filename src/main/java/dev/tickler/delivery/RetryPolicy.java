@@ -10,9 +10,13 @@ final class RetryPolicy {
     private final Duration base;
     private final Duration max;
 
-    RetryPolicy(TicklerConfig.Notify config) {
-        this.base = config.backoffBase();
-        this.max = config.backoffMax();
+    RetryPolicy(Duration base, Duration max) {
+        this.base = base;
+        this.max = max;
+    }
+
+    static RetryPolicy of(TicklerConfig.Notify config) {
+        return new RetryPolicy(config.backoffBase(), config.backoffMax());
     }
 
     Duration backoffAfter(int attemptsMade) {

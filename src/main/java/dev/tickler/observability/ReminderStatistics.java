@@ -1,7 +1,7 @@
 package dev.tickler.observability;
 
-import static dev.tickler.time.SqlTimestamps.instant;
-import static dev.tickler.time.SqlTimestamps.utc;
+import static dev.tickler.db.SqlTimestamps.instant;
+import static dev.tickler.db.SqlTimestamps.utc;
 
 import java.time.Instant;
 import java.util.EnumMap;

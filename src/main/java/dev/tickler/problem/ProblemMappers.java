@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 import jakarta.validation.ConstraintViolation;
@@ -64,27 +65,37 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response constraintViolation(ConstraintViolationException e) {
-        List<FieldError> errors = new ArrayList<>();
-        for (ConstraintViolation<?> violation : e.getConstraintViolations()) {
-            errors.add(new FieldError(jsonFieldName(violation.getPropertyPath()), violation.getMessage()));
-        }
-        errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
-        return toResponse(Problem.invalid(errors));
+        return toResponse(problemFor(e.getConstraintViolations()));
     }
 
     @ServerExceptionMapper
     public Response mismatchedInput(MismatchedInputException e) {
-        return toResponse(Problem.invalid(List.of(fieldError(e))));
+        return toResponse(problemFor(e));
     }
 
     @ServerExceptionMapper
     public Response jsonProcessing(JsonProcessingException e) {
+        return toResponse(problemFor(e));
+    }
+
+    /** Bean Validation's verdict as field errors named as the JSON is, in field order. */
+    public static Problem problemFor(Set<? extends ConstraintViolation<?>> violations) {
+        List<FieldError> errors = new ArrayList<>();
+        for (ConstraintViolation<?> violation : violations) {
+            errors.add(new FieldError(jsonFieldName(violation.getPropertyPath()), violation.getMessage()));
+        }
+        errors.sort(Comparator.comparing(FieldError::field).thenComparing(FieldError::message));
+        return Problem.invalid(errors);
+    }
+
+    /** JSON that does not parse, or does not fit the expected shape, as the caller's problem. */
+    public static Problem problemFor(JsonProcessingException e) {
         if (e instanceof MismatchedInputException mismatched) {
-            return mismatchedInput(mismatched);
+            return Problem.invalid(List.of(fieldError(mismatched)));
         }
         String where = e.getLocation() == null ? ""
                 : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-        return toResponse(Problem.of(ProblemType.MALFORMED_JSON, "the body could not be parsed as JSON" + where));
+        return Problem.of(ProblemType.MALFORMED_JSON, "the body could not be parsed as JSON" + where);
     }
 
     @ServerExceptionMapper

@@ -8,8 +8,8 @@ import java.util.Optional;
 /** Where a page of the per-user list ended; travels to the caller as an opaque cursor. */
 public record ListPosition(Instant fireAt, long id) {
 
-    public static ListPosition of(Reminder reminder) {
-        return new ListPosition(reminder.fireAt, reminder.id);
+    public static ListPosition of(ReminderRow reminder) {
+        return new ListPosition(reminder.fireAt(), reminder.id());
     }
 
     public String toCursor() {

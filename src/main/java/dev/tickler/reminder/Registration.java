@@ -1,5 +1,5 @@
 package dev.tickler.reminder;
 
 /** The answer to a registration: the reminder, and whether this call created it or found it already there. */
-public record Registration(Reminder reminder, boolean created) {
+public record Registration(ReminderRow reminder, boolean created) {
 }

@@ -83,8 +83,9 @@ public class Reminder extends PanacheEntityBase {
     @Column(nullable = false)
     public int takeovers;
 
-    /** The publish key of SPEC §1 for this version's current hand-off. */
-    public String publishKey() {
-        return ReminderKeys.publishKey(id, version, handoff);
+    /** The row as the API renders it. */
+    public ReminderRow toRow() {
+        return new ReminderRow(id, userId, channel, template, fireAt, tz, data, state, version, handoff, attempts,
+                messageId, lastError, expiresAt, createdAt, updatedAt, sentAt);
     }
 }

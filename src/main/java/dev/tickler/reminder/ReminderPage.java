@@ -3,5 +3,5 @@ package dev.tickler.reminder;
 import java.util.List;
 
 /** One page of a user's reminders; next is null on the last page. */
-public record ReminderPage(List<Reminder> items, ListPosition next) {
+public record ReminderPage(List<ReminderRow> items, ListPosition next) {
 }

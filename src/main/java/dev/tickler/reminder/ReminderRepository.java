@@ -1,6 +1,5 @@
 package dev.tickler.reminder;
 
-import java.time.Instant;
 import java.util.List;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,10 +12,6 @@ import io.smallrye.mutiny.Uni;
 
 @ApplicationScoped
 public class ReminderRepository implements PanacheRepositoryBase<Reminder, Long> {
-
-    public Uni<Reminder> findByNaturalKey(String userId, String template, Instant fireAt) {
-        return find("userId = ?1 and template = ?2 and fireAt = ?3", userId, template, fireAt).firstResult();
-    }
 
     /** Locks the row until the transaction ends, so a change and a claim never interleave. */
     public Uni<Reminder> findByIdForUpdate(long id) {
@@ -36,15 +31,5 @@ public class ReminderRepository implements PanacheRepositoryBase<Reminder, Long>
             parameters.and("afterFireAt", after.fireAt()).and("afterId", after.id());
         }
         return find(query.toString(), Sort.by("fireAt").and("id"), parameters).range(0, maxRows - 1).list();
-    }
-
-    /**
-     * Marks a published reminder handed off, unless something moved it on meanwhile: a push that claimed it
-     * (delay 0), a cancel or reschedule, or a racing hand-off of the same hand-off number.
-     */
-    public Uni<Integer> markHandedOff(long id, int version, int handoff, String messageId, Instant now) {
-        return update("state = ?1, messageId = ?2, updatedAt = ?3"
-                        + " where id = ?4 and version = ?5 and handoff = ?6 and state = ?7",
-                ReminderState.HANDED_OFF, messageId, now, id, version, handoff, ReminderState.PENDING);
     }
 }

@@ -6,6 +6,9 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -17,7 +20,7 @@ import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
 
-import dev.tickler.handoff.HandOffService;
+import dev.tickler.publish.Via;
 import dev.tickler.problem.ProblemException;
 
 /** The registration API's rules (SPEC §2, §3): each change commits first, then hands off under the creation rule. */
@@ -31,44 +34,62 @@ public class ReminderService {
     private static final String UNIQUE_VIOLATION = "23505";
 
     private final ReminderRepository repository;
-    private final HandOffService handOff;
+    private final RegistrationStore store;
+    private final ReminderHandOff handOff;
     private final Clock clock;
 
-    public ReminderService(ReminderRepository repository, HandOffService handOff, Clock clock) {
+    public ReminderService(ReminderRepository repository, RegistrationStore store, ReminderHandOff handOff, Clock clock) {
         this.repository = repository;
+        this.store = store;
         this.handOff = handOff;
         this.clock = clock;
     }
 
-    /** Creates the reminder, or answers the one already registered for the same (user_id, template, fire_at). */
+    /**
+     * Creates the reminder, or answers the one already registered for the same (user_id, template, fire_at): one
+     * statement decides which, even when identical registrations race.
+     */
     public Uni<Registration> register(NewReminder request) {
-        return Panache.withTransaction(() -> repository
-                        .findByNaturalKey(request.userId(), request.template(), request.fireAt())
-                        .onItem().ifNotNull().transform(existing -> new Registration(existing, false))
-                        .onItem().ifNull().switchTo(() -> repository.persist(newReminder(request))
-                                .map(created -> new Registration(created, true))))
-                // Two identical registrations raced and the other one won: answer with its row.
-                .onFailure(ReminderService::isUniqueViolation).recoverWithUni(() -> Panache.withSession(() -> repository
-                        .findByNaturalKey(request.userId(), request.template(), request.fireAt())
-                        .map(existing -> new Registration(existing, false))))
-                .chain(registration -> registration.created()
-                        ? handOff.handOffIfDue(registration.reminder()).map(r -> new Registration(r, true))
-                        : Uni.createFrom().item(registration));
+        return store.insert(request, now()).chain(created -> created.isPresent()
+                ? handOff.handOffIfDue(created.get(), Via.API).map(row -> new Registration(row, true))
+                : store.findByNaturalKey(request.userId(), request.template(), request.fireAt())
+                        .map(existing -> new Registration(existing, false)));
     }
 
-    public Uni<Reminder> get(long id) {
-        return Panache.withSession(() -> repository.findById(id)).onItem().ifNull().failWith(() -> notFound(id));
+    /**
+     * Registers many at once (SPEC §17): each as a single registration would be, answered in the order given; the
+     * hand-offs are published together with bounded concurrency.
+     */
+    public Uni<List<Registration>> registerAll(List<NewReminder> requests) {
+        if (requests.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return store.insertAll(requests, now()).chain(registrations -> handOff.handOffAllDue(registrations.stream()
+                        .filter(Registration::created).map(Registration::reminder).toList(), Via.API)
+                .map(handedOff -> {
+                    Map<Long, ReminderRow> byId = new HashMap<>();
+                    handedOff.forEach(row -> byId.put(row.id(), row));
+                    return registrations.stream().map(registration -> registration.created()
+                            ? new Registration(byId.get(registration.reminder().id()), true) : registration).toList();
+                }));
+    }
+
+    public Uni<ReminderRow> get(long id) {
+        return store.findById(id).map(found -> found.orElseThrow(() -> notFound(id)));
     }
 
     public Uni<ReminderPage> list(String userId, ReminderState state, ListPosition after, int limit) {
         return Panache.withSession(() -> repository.listForUser(userId, state, after, limit + 1))
-                .map(rows -> rows.size() <= limit
-                        ? new ReminderPage(rows, null)
-                        : new ReminderPage(rows.subList(0, limit), ListPosition.of(rows.get(limit - 1))));
+                .map(found -> {
+                    List<ReminderRow> rows = found.stream().map(Reminder::toRow).toList();
+                    return rows.size() <= limit
+                            ? new ReminderPage(rows, null)
+                            : new ReminderPage(rows.subList(0, limit), ListPosition.of(rows.get(limit - 1)));
+                });
     }
 
     /** PATCH: a new version with new timing or data, handed off again; the old queue message becomes stale. */
-    public Uni<Reminder> reschedule(long id, ReminderChange change) {
+    public Uni<ReminderRow> reschedule(long id, ReminderChange change) {
         return changeLocked(id, reminder -> {
             if (!RESCHEDULABLE.contains(reminder.state)) {
                 throw ProblemException.conflict("reminder " + id + " is " + reminder.state.wireName()
@@ -86,11 +107,11 @@ public class ReminderService {
         })
                 .onFailure(ReminderService::isUniqueViolation).transform(e -> ProblemException.conflict(
                         "another reminder of this user and template already fires at that time"))
-                .chain(handOff::handOffIfDue);
+                .chain(row -> handOff.handOffIfDue(row, Via.API));
     }
 
     /** DELETE: cancelled, with a new version so any message still on the queue is stale. Idempotent. */
-    public Uni<Reminder> cancel(long id) {
+    public Uni<ReminderRow> cancel(long id) {
         return changeLocked(id, reminder -> {
             if (reminder.state == ReminderState.CANCELLED) {
                 return;
@@ -107,7 +128,7 @@ public class ReminderService {
     }
 
     /** A failed reminder goes round again: same version (same send key), next hand-off number, attempts reset. */
-    public Uni<Reminder> redrive(long id) {
+    public Uni<ReminderRow> redrive(long id) {
         return changeLocked(id, reminder -> {
             if (reminder.state != ReminderState.FAILED) {
                 throw ProblemException.conflict("reminder " + id + " is " + reminder.state.wireName()
@@ -119,11 +140,11 @@ public class ReminderService {
             reminder.lastError = null;
             reminder.messageId = null;
             reminder.state = ReminderState.PENDING;
-        }).chain(handOff::handOffIfDue);
+        }).chain(row -> handOff.handOffIfDue(row, Via.REDRIVE));
     }
 
     /** Loads the row under a lock, applies the change, and commits it before anything talks to the queue. */
-    private Uni<Reminder> changeLocked(long id, Consumer<Reminder> change) {
+    private Uni<ReminderRow> changeLocked(long id, Consumer<Reminder> change) {
         return Panache.withTransaction(() -> repository.findByIdForUpdate(id)
                 .onItem().ifNull().failWith(() -> notFound(id))
                 .invoke(reminder -> {
@@ -134,7 +155,8 @@ public class ReminderService {
                     if (reminder.version != versionBefore || reminder.handoff != handoffBefore) {
                         reminder.updatedAt = now();
                     }
-                }));
+                })
+                .map(Reminder::toRow));
     }
 
     /** Checks the whole change against the stored row first, so a refused PATCH writes nothing. */
@@ -165,22 +187,6 @@ public class ReminderService {
         if (change.data() != null) {
             reminder.data = change.data();
         }
-    }
-
-    private Reminder newReminder(NewReminder request) {
-        Instant now = now();
-        Reminder reminder = new Reminder();
-        reminder.userId = request.userId();
-        reminder.channel = request.channel();
-        reminder.template = request.template();
-        reminder.fireAt = request.fireAt();
-        reminder.tz = request.tz();
-        reminder.data = request.data();
-        reminder.state = ReminderState.PENDING;
-        reminder.expiresAt = request.expiresAfter() == null ? null : request.fireAt().plus(request.expiresAfter());
-        reminder.createdAt = now;
-        reminder.updatedAt = now;
-        return reminder;
     }
 
     private Instant now() {

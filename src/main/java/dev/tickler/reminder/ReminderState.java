@@ -8,7 +8,9 @@ public enum ReminderState implements WireNamed {
     SENT("sent"),
     FAILED("failed"),
     CANCELLED("cancelled"),
-    EXPIRED("expired");
+    EXPIRED("expired"),
+    /** A send that a policy (a schedule's catch-up, quiet hours) decided not to make; terminal. */
+    SKIPPED("skipped");
 
     private final String wireName;
 

@@ -1,7 +1,7 @@
 package dev.tickler.sweep;
 
-import static dev.tickler.time.SqlTimestamps.instant;
-import static dev.tickler.time.SqlTimestamps.utc;
+import static dev.tickler.db.SqlTimestamps.instant;
+import static dev.tickler.db.SqlTimestamps.utc;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,10 +13,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
-import dev.tickler.handoff.ReminderMessage;
+import dev.tickler.publish.ReminderMessage;
 
 /**
  * The sweep's SQL. Batches are claimed with FOR UPDATE SKIP LOCKED, so sweeps on many instances share the work
@@ -41,6 +42,14 @@ public class SweepRepository {
 
     static final String EXPIRE_WAITING = "UPDATE reminders SET state = 'expired', updated_at = $1"
             + " WHERE expires_at IS NOT NULL AND expires_at < $1 AND state IN ('pending', 'handed_off')";
+
+    /** Finished reminders past their retention, oldest change first, a bounded batch in one short transaction. */
+    static final String DELETE_FINISHED = "DELETE FROM reminders WHERE id IN (SELECT id FROM reminders"
+            + " WHERE state IN ('sent', 'cancelled', 'expired', 'skipped') AND updated_at < $1"
+            + " ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)";
+
+    static final String DELETE_FAILED = "DELETE FROM reminders WHERE id IN (SELECT id FROM reminders"
+            + " WHERE state = 'failed' AND updated_at < $1 ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)";
 
     private final Pool pool;
 
@@ -89,6 +98,16 @@ public class SweepRepository {
                     }
                     return overdue;
                 });
+    }
+
+    /** Deletes one batch of sent, cancelled, expired and skipped reminders last changed before the cut-off. */
+    public Uni<Integer> deleteFinished(Instant changedBefore, int limit) {
+        return pool.preparedQuery(DELETE_FINISHED).execute(Tuple.of(utc(changedBefore), limit)).map(RowSet::rowCount);
+    }
+
+    /** Deletes one batch of failed reminders last changed before the cut-off. */
+    public Uni<Integer> deleteFailed(Instant changedBefore, int limit) {
+        return pool.preparedQuery(DELETE_FAILED).execute(Tuple.of(utc(changedBefore), limit)).map(RowSet::rowCount);
     }
 
     /** Waiting reminders whose delivery window closed: expired, never sent late. */

@@ -7,11 +7,13 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiFunction;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.jboss.logging.Logger;
 
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Multi;
@@ -20,10 +22,9 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.delivery.DeliveryService;
-import dev.tickler.handoff.HandOffService;
-import dev.tickler.handoff.ReminderMessage;
-import dev.tickler.infrai.InfraiClient;
-import dev.tickler.reminder.ReminderKeys;
+import dev.tickler.publish.Publication;
+import dev.tickler.publish.ReminderPublisher;
+import dev.tickler.publish.Via;
 
 /**
  * SPEC §6: hand parked reminders that entered the window to the queue, deliver again what was handed off and never
@@ -34,26 +35,32 @@ import dev.tickler.reminder.ReminderKeys;
 public class SweepService {
 
     private static final Logger LOG = Logger.getLogger(SweepService.class);
-
-    /** The queue refuses delays over 7 days; the window must stay below, with room for a slow run. */
-    static final Duration QUEUE_CEILING = Duration.ofSeconds(InfraiClient.MAX_DELAY_SECONDS);
+    /** Overdue reminders claimed at once; their sends are bounded by the notifier's own concurrency. */
+    private static final int TAKE_OVERS_IN_FLIGHT = 128;
+    /** Rows deleted per retention statement: each holds its locks for a few milliseconds only. */
+    static final int RETENTION_BATCH = 1_000;
 
     private final SweepRepository repository;
-    private final InfraiClient infrai;
+    private final ReminderPublisher publisher;
     private final DeliveryService delivery;
     private final Clock clock;
     private final TicklerConfig.Sweep config;
+    private final TicklerConfig.Retention retention;
+    private final Counter retentionDeleted;
     private final MeterRegistry registry;
     private final Timer duration;
     private final Timer reconcileDuration;
 
-    public SweepService(SweepRepository repository, InfraiClient infrai, DeliveryService delivery, Clock clock,
+    public SweepService(SweepRepository repository, ReminderPublisher publisher, DeliveryService delivery, Clock clock,
             TicklerConfig config, MeterRegistry registry) {
         this.repository = repository;
-        this.infrai = infrai;
+        this.publisher = publisher;
         this.delivery = delivery;
         this.clock = clock;
         this.config = config.sweep();
+        this.retention = config.retention();
+        this.retentionDeleted = Counter.builder("tickler.retention.deleted")
+                .description("Finished reminders deleted by retention").register(registry);
         this.registry = registry;
         this.duration = Timer.builder("tickler.sweep.duration").description("Duration of sweep runs")
                 .register(registry);
@@ -64,7 +71,7 @@ public class SweepService {
 
     /** Refuses a window the queue could not honour, at start-up rather than at the first refused publish. */
     static void requireWindowUnderQueueCeiling(Duration window) {
-        if (window.isNegative() || window.isZero() || window.compareTo(QUEUE_CEILING) >= 0) {
+        if (window.isNegative() || window.isZero() || window.compareTo(ReminderPublisher.QUEUE_CEILING) >= 0) {
             throw new IllegalStateException("tickler.sweep.window is " + window + "; it must be positive and under "
                     + "7 days (P7D), the queue's delay ceiling, e.g. the default P6D");
         }
@@ -77,15 +84,18 @@ public class SweepService {
         AtomicLong failedPublish = new AtomicLong();
         AtomicLong reconciled = new AtomicLong();
         AtomicLong expired = new AtomicLong();
+        AtomicLong deleted = new AtomicLong();
         // expiry first: what can no longer be sent in time is neither handed off nor delivered again
         return repository.expireWaiting(now())
                 .invoke(expired::set)
                 .chain(() -> handOffParked(deadline, handedOff, failedPublish))
                 .chain(() -> reconcile(deadline, reconciled))
+                .chain(() -> deleteExpired(retention.finished(), repository::deleteFinished, deadline, deleted))
+                .chain(() -> deleteExpired(retention.failed(), repository::deleteFailed, deadline, deleted))
                 .map(ignored -> {
                     long millis = Duration.between(started, clock.instant()).toMillis();
                     SweepReport report = new SweepReport(handedOff.get(), failedPublish.get(), reconciled.get(),
-                            expired.get(), millis);
+                            expired.get(), deleted.get(), millis);
                     record(report);
                     return report;
                 });
@@ -127,17 +137,18 @@ public class SweepService {
     private Uni<Integer> handOffBatch(SqlConnection connection, AtomicLong handedOff, AtomicLong failedPublish) {
         Instant now = now();
         return repository.lockDueParked(connection, now.plus(config.window()), config.batchSize())
-                .chain(batch -> Multi.createFrom().iterable(batch)
-                        .onItem().transformToUni(parked -> publish(parked, now))
-                        .merge(config.publishConcurrency())
-                        .collect().asList()
-                        .chain(published -> {
+                .chain(batch -> publisher.publishAll(batch.stream().map(parked -> new Publication(parked.id(),
+                                parked.version(), parked.handoff(), parked.channel(), parked.fireAt(), Via.SWEEP)).toList())
+                        .chain(outcomes -> {
                             List<Long> ids = new ArrayList<>();
                             List<String> messageIds = new ArrayList<>();
-                            for (Published result : published) {
-                                if (result.messageId() != null) {
-                                    ids.add(result.id());
-                                    messageIds.add(result.messageId());
+                            for (ReminderPublisher.Published outcome : outcomes) {
+                                if (outcome.succeeded()) {
+                                    ids.add(outcome.publication().reminderId());
+                                    messageIds.add(outcome.messageId());
+                                } else {
+                                    LOG.warnf("sweep could not hand off reminder %d, it stays pending: %s",
+                                            outcome.publication().reminderId(), outcome.failure().getMessage());
                                 }
                             }
                             failedPublish.addAndGet(batch.size() - ids.size());
@@ -147,19 +158,24 @@ public class SweepService {
                         .replaceWith(batch.size()));
     }
 
-    private record Published(long id, String messageId) {
-    }
-
-    private Uni<Published> publish(SweepRepository.Parked parked, Instant now) {
-        return infrai.publish(infrai.queueFor(parked.channel()), new ReminderMessage(parked.id(), parked.version()),
-                        HandOffService.delaySeconds(parked.fireAt(), now),
-                        ReminderKeys.publishKey(parked.id(), parked.version(), parked.handoff()))
-                .map(messageId -> new Published(parked.id(), messageId))
-                .onFailure().recoverWithItem(failure -> {
-                    LOG.warnf("sweep could not hand off reminder %d, it stays pending: %s", parked.id(),
-                            failure.getMessage());
-                    return new Published(parked.id(), null);
-                });
+    /**
+     * Retention (SPEC §17): batch after batch of finished reminders past their keep-time, each batch a short
+     * transaction of its own that skips rows someone holds, until a batch comes back short or the budget is spent.
+     * A keep-time of zero or less keeps them forever.
+     */
+    private Uni<Void> deleteExpired(Duration keep, BiFunction<Instant, Integer, Uni<Integer>> deleteBatch,
+            Instant deadline, AtomicLong deleted) {
+        if (keep.isZero() || keep.isNegative()) {
+            return Uni.createFrom().voidItem();
+        }
+        return deleteBatch.apply(now().minus(keep), RETENTION_BATCH)
+                .invoke(count -> {
+                    deleted.addAndGet(count);
+                    retentionDeleted.increment(count);
+                })
+                .chain(count -> count < RETENTION_BATCH || clock.instant().isAfter(deadline)
+                        ? Uni.createFrom().voidItem()
+                        : deleteExpired(keep, deleteBatch, deadline, deleted));
     }
 
     /** Takes overdue reminders over through the receiver's own claim and waits for their delivery to settle. */
@@ -168,7 +184,7 @@ public class SweepService {
         return repository.overdue(now.minus(config.grace()), now, config.batchSize())
                 .chain(overdue -> Multi.createFrom().iterable(overdue)
                         .onItem().transformToUni(delivery::takeOver)
-                        .merge(config.publishConcurrency())
+                        .merge(TAKE_OVERS_IN_FLIGHT)
                         .onItem().transformToUni(claimed -> {
                             if (claimed.isPresent()) {
                                 reconciled.incrementAndGet();
@@ -176,7 +192,7 @@ public class SweepService {
                             }
                             return Uni.createFrom().voidItem();
                         })
-                        .merge(config.publishConcurrency())
+                        .merge(TAKE_OVERS_IN_FLIGHT)
                         .collect().asList()
                         .chain(ignored -> overdue.size() < config.batchSize() || clock.instant().isAfter(deadline)
                                 ? Uni.createFrom().voidItem()
@@ -199,8 +215,9 @@ public class SweepService {
         registry.counter("tickler.sweep.reconciled").increment(report.reconciled());
         registry.counter("tickler.sweep.expired").increment(report.expired());
         duration.record(Duration.ofMillis(report.durationMs()));
-        LOG.infof("sweep: %d handed off, %d failed to publish, %d reconciled, %d expired in %d ms",
-                report.handedOff(), report.failedPublish(), report.reconciled(), report.expired(), report.durationMs());
+        LOG.infof("sweep: %d handed off, %d failed to publish, %d reconciled, %d expired, %d deleted in %d ms",
+                report.handedOff(), report.failedPublish(), report.reconciled(), report.expired(), report.deleted(),
+                report.durationMs());
     }
 
     private Instant now() {

@@ -11,7 +11,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.tickler.config.StrictJsonCustomizer;
-import dev.tickler.handoff.ReminderMessage;
+import dev.tickler.publish.ReminderMessage;
 
 /** SPEC §4's two shapes of a queue message, and every way a body is refused, with the detail the push answer shows. */
 class PushMessagesTest {

@@ -3,11 +3,9 @@ package dev.tickler.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
-import java.util.Optional;
 
 import org.junit.jupiter.api.Test;
 
-import dev.tickler.config.TicklerConfig;
 
 /** SPEC §5's retry gap: min(backoff-max, backoff-base × 2^(attempts − 1)). */
 class RetryPolicyTest {
@@ -82,36 +80,6 @@ class RetryPolicyTest {
     }
 
     private static RetryPolicy policy(Duration base, Duration max) {
-        return new RetryPolicy(new TicklerConfig.Notify() {
-            @Override
-            public Optional<String> url() {
-                return Optional.empty();
-            }
-
-            @Override
-            public Duration timeout() {
-                return Duration.ofSeconds(15);
-            }
-
-            @Override
-            public int maxAttempts() {
-                return 5;
-            }
-
-            @Override
-            public Duration backoffBase() {
-                return base;
-            }
-
-            @Override
-            public Duration backoffMax() {
-                return max;
-            }
-
-            @Override
-            public int concurrency() {
-                return 16;
-            }
-        });
+        return new RetryPolicy(base, max);
     }
 }

@@ -81,4 +81,17 @@ class SweepQueryPlanTest {
         assertThat(expiry.indexes()).contains("reminders_waiting_expires_at_idx");
         database.execute("DELETE FROM reminders WHERE user_id IN ('plan-waiting', 'plan-sent')");
     }
+
+    @Test
+    void retentionDeletesReadTheFinishedIndexOnly() {
+        Instant cutOff = Instant.now().minus(Duration.ofDays(30));
+
+        for (String delete : new String[] { SweepRepository.DELETE_FINISHED, SweepRepository.DELETE_FAILED }) {
+            QueryPlan plan = QueryPlan.explain(pool, "FORMAT JSON", delete, cutOff.atOffset(ZoneOffset.UTC),
+                    SweepService.RETENTION_BATCH);
+
+            assertThat(plan.indexes()).as(delete).contains("reminders_finished_updated_at_idx");
+            assertThat(plan.nodeTypes()).as(delete).doesNotContain("Seq Scan");
+        }
+    }
 }

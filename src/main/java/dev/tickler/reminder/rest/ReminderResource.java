@@ -2,7 +2,9 @@ package dev.tickler.reminder.rest;
 
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Objects;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
@@ -18,11 +20,15 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.problem.FieldError;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.reminder.ListPosition;
+import dev.tickler.reminder.NewReminder;
+import dev.tickler.reminder.Registration;
 import dev.tickler.reminder.ReminderService;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.WireNamed;
@@ -40,9 +46,11 @@ public class ReminderResource {
     static final int MAX_LIMIT = 500;
 
     private final ReminderService service;
+    private final BatchItems batchItems;
 
-    public ReminderResource(ReminderService service) {
+    public ReminderResource(ReminderService service, BatchItems batchItems) {
         this.service = service;
+        this.batchItems = batchItems;
     }
 
     /** 201 with Location for a new reminder; 200 with the existing one for a repeated (user_id, template, fire_at). */
@@ -55,6 +63,36 @@ public class ReminderResource {
                     .location(URI.create("/v1/reminders/" + view.id()))
                     .entity(view)
                     .build();
+        });
+    }
+
+    /** The answer to a batch registration: one result per item, in order. */
+    public record BatchResponse(List<BatchResult> items) {
+    }
+
+    /**
+     * Up to 1,000 registrations in one call (SPEC §17): each item answered as the single POST would answer it, one bad
+     * item never failing the others; always 200 when the body itself is {"items": [...]}.
+     */
+    @POST
+    @Path("/batch")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<BatchResponse> registerBatch(JsonNode body) {
+        List<BatchItems.Item> items = batchItems.read(body);
+        List<NewReminder> valid = items.stream().map(BatchItems.Item::reminder).filter(Objects::nonNull).toList();
+        return service.registerAll(valid).map(registrations -> {
+            Iterator<Registration> next = registrations.iterator();
+            List<BatchResult> results = new ArrayList<>(items.size());
+            for (BatchItems.Item item : items) {
+                if (item.problem() != null) {
+                    results.add(new BatchResult(item.problem().status(), null, item.problem()));
+                } else {
+                    Registration registration = next.next();
+                    results.add(new BatchResult(registration.created() ? 201 : 200,
+                            ReminderView.of(registration.reminder()), null));
+                }
+            }
+            return new BatchResponse(results);
         });
     }
 

@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.util.Map;
 
 import dev.tickler.reminder.Channel;
-import dev.tickler.reminder.Reminder;
+import dev.tickler.reminder.ReminderRow;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.ReminderTiming;
 
@@ -14,10 +14,11 @@ public record ReminderView(long id, String userId, Channel channel, String templ
         String messageId, String lastError, Instant expiresAt, Instant createdAt, Instant updatedAt,
         Instant sentAt) {
 
-    static ReminderView of(Reminder reminder) {
-        return new ReminderView(reminder.id, reminder.userId, reminder.channel, reminder.template, reminder.fireAt,
-                reminder.tz, ReminderTiming.renderLocal(reminder.fireAt, reminder.tz), reminder.data,
-                reminder.state, reminder.version, reminder.attempts, reminder.messageId, reminder.lastError,
-                reminder.expiresAt, reminder.createdAt, reminder.updatedAt, reminder.sentAt);
+    public static ReminderView of(ReminderRow reminder) {
+        return new ReminderView(reminder.id(), reminder.userId(), reminder.channel(), reminder.template(),
+                reminder.fireAt(), reminder.tz(), ReminderTiming.renderLocal(reminder.fireAt(), reminder.tz()),
+                reminder.data(), reminder.state(), reminder.version(), reminder.attempts(), reminder.messageId(),
+                reminder.lastError(), reminder.expiresAt(), reminder.createdAt(), reminder.updatedAt(),
+                reminder.sentAt());
     }
 }

@@ -1,4 +1,4 @@
-package dev.tickler.time;
+package dev.tickler.db;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;

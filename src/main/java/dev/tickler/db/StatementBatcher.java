@@ -1,4 +1,4 @@
-package dev.tickler.delivery;
+package dev.tickler.db;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -22,7 +22,7 @@ import io.vertx.core.Vertx;
  * @param <W> one row's write
  * @param <R> that write's answer
  */
-final class StatementBatcher<W, R> {
+public final class StatementBatcher<W, R> {
 
     private record Waiting<W, R>(W write, UniEmitter<? super R> answer, Context caller) {
     }
@@ -39,14 +39,14 @@ final class StatementBatcher<W, R> {
      * @param statement runs one batch in one transaction and answers every write in the order given
      * @param lockOrder the order in which the statement is given the writes
      */
-    StatementBatcher(Function<List<W>, Uni<List<R>>> statement, Comparator<W> lockOrder, int maxBatch, int maxInFlight) {
+    public StatementBatcher(Function<List<W>, Uni<List<R>>> statement, Comparator<W> lockOrder, int maxBatch, int maxInFlight) {
         this.statement = statement;
         this.lockOrder = Comparator.comparing(Waiting::write, lockOrder);
         this.maxBatch = maxBatch;
         this.maxInFlight = maxInFlight;
     }
 
-    Uni<R> submit(W write) {
+    public Uni<R> submit(W write) {
         return Uni.createFrom().emitter(answer -> {
             queue.add(new Waiting<>(write, answer, Vertx.currentContext()));
             drain();

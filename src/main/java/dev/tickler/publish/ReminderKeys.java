@@ -1,4 +1,4 @@
-package dev.tickler.reminder;
+package dev.tickler.publish;
 
 /** The two idempotency keys of SPEC §1, built in one place so they are never confused. */
 public final class ReminderKeys {

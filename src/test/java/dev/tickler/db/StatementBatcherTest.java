@@ -1,4 +1,4 @@
-package dev.tickler.delivery;
+package dev.tickler.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

@@ -1,0 +1,178 @@
+package dev.tickler.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.pgclient.PgBuilder;
+
+import dev.tickler.testing.InfraiEmulatorResource;
+import dev.tickler.testing.PostgresResource;
+
+/**
+ * The typical large job (README, "Campaign scale"): 50,000 reminders registered through the batch API, all due in
+ * the same second, pushed back by the queue emulator and delivered to a provider that answers in 100 ms and refuses
+ * (429) beyond 1,000 sends a second. The packaged application runs in a JVM of its own with the image's flags and
+ * tickler.notify.rate-limit set to the provider's published quota. Prints the registration rate, the drain time from
+ * the due second to the last send, the dispatch lag, the 429s, duplicates and lost reminders; run with
+ * {@code mvn -Pbenchmark verify -Dit.test=CampaignBenchmarkIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false}.
+ */
+@QuarkusIntegrationTest
+@Tag("benchmark")
+@TestProfile(CampaignBenchmarkIT.Campaign.class)
+class CampaignBenchmarkIT {
+
+    /** Production settings plus the provider's quota; the push channel's queue pushes to the application. */
+    public static class Campaign implements QuarkusTestProfile {
+        @Override
+        public boolean disableGlobalTestResources() {
+            return true;
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(PostgresResource.class),
+                    new TestResourceEntry(InfraiEmulatorResource.class), new TestResourceEntry(QuotaNotifier.class));
+        }
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("tickler.push.tokens", InfraiEmulatorResource.PUSH_TOKEN,
+                    "tickler.push.signing-secret", InfraiEmulatorResource.SIGNING_SECRET,
+                    "tickler.api.keys", API_KEY,
+                    "tickler.infrai.queues.push", InfraiEmulatorResource.PUSHED_QUEUE,
+                    "tickler.sweep.enabled", "false",
+                    // the provider's published quota, with a margin for the jitter of loopback calls
+                    "tickler.notify.rate-limit", "990");
+        }
+    }
+
+    private static final String API_KEY = "campaign-key";
+    private static final int REMINDERS = 50_000;
+    private static final int BATCH = 1_000;
+    private static final int CLIENTS = 4;
+    /** The provider-limited minimum: every send at the quota, none refused. */
+    private static final Duration PROVIDER_MINIMUM = Duration.ofSeconds(REMINDERS / QuotaNotifier.QUOTA_PER_SECOND);
+
+    @Test
+    void fiftyThousandRemindersDueInOneSecondAreDeliveredAtTheProvidersPace() throws Exception {
+        Vertx vertx = Vertx.vertx();
+        Pool pool = Pool.newInstance(PgBuilder.pool().connectingTo(PostgresResource.reactiveUrl()).using(vertx).build());
+        try {
+            warmUp();
+            Instant due = Instant.now().plusSeconds(45).truncatedTo(ChronoUnit.SECONDS);
+            long registrationStarted = System.nanoTime();
+            int created = register(due);
+            double registrationSeconds = (System.nanoTime() - registrationStarted) / 1e9;
+            System.out.printf("campaign: %d registered through the batch API in %.1f s: %.0f/s (published at once:"
+                    + " due in %d s)%n", created, registrationSeconds, created / registrationSeconds,
+                    Duration.between(Instant.now(), due).toSeconds());
+            assertThat(created).isEqualTo(REMINDERS);
+
+            Instant deadline = due.plus(PROVIDER_MINIMUM.multipliedBy(4));
+            long sent = 0;
+            while (Instant.now().isBefore(deadline) && (sent = count(pool, "state = 'sent'")) < REMINDERS) {
+                Thread.sleep(100);
+            }
+            Row lag = pool.query("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - fire_at)),"
+                            + " percentile_cont(0.99) WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - fire_at)),"
+                            + " max(extract(epoch FROM sent_at - fire_at)) FROM reminders"
+                            + " WHERE template = 'campaign' AND state = 'sent'")
+                    .execute().await().indefinitely().iterator().next();
+            double drainSeconds = lag.getDouble(2);
+            long calls = QuotaNotifier.calls.get();
+            long rateLimited = QuotaNotifier.rateLimited.get();
+            System.out.printf("campaign: drained in %.1f s (provider-limited minimum %d s, ratio %.2f); dispatch lag p50"
+                    + " %.1f s, p99 %.1f s, max %.1f s%n", drainSeconds, PROVIDER_MINIMUM.toSeconds(),
+                    drainSeconds / PROVIDER_MINIMUM.toSeconds(), lag.getDouble(0), lag.getDouble(1), drainSeconds);
+            System.out.printf("campaign: %d notifier calls, %d answered 429 (%.2f %%), %d duplicate sends, %d lost%n",
+                    calls, rateLimited, 100.0 * rateLimited / Math.max(1, calls), QuotaNotifier.duplicates.get(),
+                    REMINDERS - sent);
+            assertThat(sent).isEqualTo(REMINDERS);
+            assertThat(QuotaNotifier.duplicates.get()).isZero();
+        } finally {
+            vertx.close().toCompletionStage().toCompletableFuture().join();
+        }
+    }
+
+    /** A few small batches, so that the measured registration is not the JIT's first sight of the path. */
+    private void warmUp() throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        for (int i = 0; i < 20; i++) {
+            post(http, batch("warm-up-" + i, Instant.now().plus(Duration.ofDays(30)), 200, "email"));
+        }
+    }
+
+    private int register(Instant due) throws Exception {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        ExecutorService clients = Executors.newFixedThreadPool(CLIENTS);
+        try {
+            List<Future<Integer>> answers = new ArrayList<>();
+            for (int b = 0; b < REMINDERS / BATCH; b++) {
+                String body = batch("campaign-" + b, due, BATCH, "push");
+                answers.add(clients.submit(() -> post(http, body)));
+            }
+            int created = 0;
+            for (Future<Integer> answer : answers) {
+                created += answer.get();
+            }
+            return created;
+        } finally {
+            clients.shutdownNow();
+        }
+    }
+
+    /** Posts one batch and answers how many of its items were created. */
+    private static int post(HttpClient http, String body) throws Exception {
+        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + RestAssured.port + "/v1/reminders/batch"))
+                .header("Authorization", "Bearer " + API_KEY).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        JsonArray items = new JsonObject(response.body()).getJsonArray("items");
+        int created = 0;
+        for (int i = 0; i < items.size(); i++) {
+            created += items.getJsonObject(i).getInteger("status") == 201 ? 1 : 0;
+        }
+        return created;
+    }
+
+    private static String batch(String prefix, Instant fireAt, int size, String channel) {
+        JsonArray items = new JsonArray();
+        for (int i = 0; i < size; i++) {
+            items.add(new JsonObject().put("user_id", prefix + "-" + i).put("channel", channel)
+                    .put("template", channel.equals("push") ? "campaign" : "warm_up").put("fire_at", fireAt.toString())
+                    .put("data", new JsonObject().put("plan", "pro")));
+        }
+        return new JsonObject().put("items", items).encode();
+    }
+
+    private static long count(Pool pool, String condition) {
+        return pool.query("SELECT count(*) FROM reminders WHERE template = 'campaign' AND " + condition).execute()
+                .await().indefinitely().iterator().next().getLong(0);
+    }
+}

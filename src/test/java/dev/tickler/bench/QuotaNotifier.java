@@ -1,0 +1,81 @@
+package dev.tickler.bench;
+
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonObject;
+
+/**
+ * A notification provider with a published quota, for the campaign benchmark: every send is answered after
+ * {@value #LATENCY_MILLIS} ms, and a send beyond {@value #QUOTA_PER_SECOND} in the last second is answered 429 with
+ * {@code Retry-After: 1} at once. Counts what it was asked, and every send key it answered 2xx more than once.
+ */
+public class QuotaNotifier implements QuarkusTestResourceLifecycleManager {
+
+    static final long LATENCY_MILLIS = 100;
+    static final int QUOTA_PER_SECOND = 1_000;
+
+    static final AtomicLong calls = new AtomicLong();
+    static final AtomicLong rateLimited = new AtomicLong();
+    static final AtomicLong duplicates = new AtomicLong();
+    private static final Map<String, Boolean> sent = new ConcurrentHashMap<>();
+
+    private final Deque<Long> lastSecond = new ArrayDeque<>();
+    private Vertx vertx;
+
+    @Override
+    public Map<String, String> start() {
+        vertx = Vertx.vertx();
+        int port = vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true))
+                .requestHandler(request -> request.body().onSuccess(body -> answer(request, body.toJsonObject())))
+                .listen(0, "127.0.0.1")
+                .toCompletionStage().toCompletableFuture().join().actualPort();
+        return Map.of("tickler.notify.url", "http://127.0.0.1:" + port + "/notify");
+    }
+
+    private void answer(HttpServerRequest request, JsonObject notification) {
+        calls.incrementAndGet();
+        if (!withinQuota(System.nanoTime())) {
+            rateLimited.incrementAndGet();
+            request.response().setStatusCode(429).putHeader("Retry-After", "1").end();
+            return;
+        }
+        vertx.setTimer(LATENCY_MILLIS, timer -> {
+            String key = request.getHeader("Idempotency-Key");
+            if (key != null && sent.putIfAbsent(key, Boolean.TRUE) != null) {
+                duplicates.incrementAndGet();
+            }
+            request.response().putHeader("Content-Type", "application/json").end("{}");
+        });
+    }
+
+    /** A sliding one-second window over the sends it accepted. */
+    private synchronized boolean withinQuota(long now) {
+        while (!lastSecond.isEmpty() && now - lastSecond.peekFirst() >= 1_000_000_000L) {
+            lastSecond.pollFirst();
+        }
+        if (lastSecond.size() >= QUOTA_PER_SECOND) {
+            return false;
+        }
+        lastSecond.addLast(now);
+        return true;
+    }
+
+    static long accepted() {
+        return sent.size();
+    }
+
+    @Override
+    public void stop() {
+        if (vertx != null) {
+            vertx.close().toCompletionStage().toCompletableFuture().join();
+        }
+    }
+}
