@@ -24,7 +24,7 @@ final class SeededRows {
         var ids = pool.preparedQuery("INSERT INTO reminders (user_id, channel, template, fire_at, state, version)"
                         + " SELECT 'bench_' || g, 'email', 'bench', now() + interval '30 days' + g * interval '1 second',"
                         + " 'handed_off', 0 FROM generate_series(1, $1) g RETURNING id")
-                .execute(Tuple.of(rows)).await().atMost(Duration.ofMinutes(2));
+                .execute(Tuple.of(rows)).await().atMost(Duration.ofMinutes(10));
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (Row row : ids) {

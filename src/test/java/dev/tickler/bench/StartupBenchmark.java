@@ -2,7 +2,6 @@ package dev.tickler.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -11,12 +10,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -29,7 +25,6 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import dev.tickler.emulator.EmulatorOptions;
 import dev.tickler.emulator.InfraiEmulator;
-import dev.tickler.testing.Ports;
 
 /**
  * From process start to serving, as a scale-from-zero platform sees it: the packaged application is started five times
@@ -45,7 +40,6 @@ class StartupBenchmark {
 
     private static final int STARTS = Integer.getInteger("startup.starts", 5);
     private static final int PUSHES = 10_000;
-    private static final Path DOCKERFILE_JVM = Path.of("src", "main", "docker", "Dockerfile.jvm");
     private static final String CONTAINER_MEMORY = System.getProperty("startup.container-memory", "512m");
 
     /** A JVM and a packaged application; {@code withJdbc} for builds that cannot start without a JDBC URL. */
@@ -64,7 +58,7 @@ class StartupBenchmark {
     void startUpToReadyFirstPushAndSentOnEachRuntime() throws Exception {
         List<Runtime> runtimes = runtimes();
         assertThat(runtimes).as("no packaged application found: build it first, as the README says").isNotEmpty();
-        List<String> imageFlags = imageFlags();
+        List<String> imageFlags = PackagedApp.imageFlags();
         System.out.println("startup benchmark: image flags " + imageFlags + ", container memory " + CONTAINER_MEMORY);
 
         Vertx vertx = Vertx.vertx();
@@ -108,58 +102,32 @@ class StartupBenchmark {
 
     private static Start measure(Runtime runtime, List<String> imageFlags, int postgresPort, String queueUrl,
             String notifyUrl, Pool pool, SeededRows rows, LoadGenerator load) throws Exception {
-        int port = Ports.freePort();
-        int managementPort = Ports.freePort();
-        List<String> command = new ArrayList<>();
-        command.add(runtime.java().toString());
-        command.addAll(runtime.extraFlags());
-        command.addAll(imageFlags);
-        command.add("-XX:MaxRAM=" + CONTAINER_MEMORY);
-        if (runtime.withJdbc()) {
-            // what such a build's serving deployment set: the JDBC URL it needed, and no migration at start
-            command.add("-Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:" + postgresPort + "/postgres");
-            command.add("-Dquarkus.flyway.migrate-at-start=false");
-        }
-        command.addAll(List.of(
-                "-Dquarkus.http.port=" + port,
-                "-Dquarkus.management.port=" + managementPort,
-                "-Dquarkus.datasource.reactive.url=postgresql://127.0.0.1:" + postgresPort + "/postgres",
-                "-Dquarkus.datasource.username=postgres",
-                "-Dquarkus.datasource.password=postgres",
-                "-Dtickler.push.tokens=startup-token",
-                "-Dtickler.api.keys=startup-api-key",
-                "-Dtickler.infrai.base-url=" + queueUrl,
-                "-Dtickler.infrai.api-key=startup-key",
-                "-Dtickler.notify.url=" + notifyUrl,
-                "-Dtickler.sweep.enabled=false",
-                "-jar", runtime.appDir().resolve("quarkus-run.jar").toString()));
+        List<String> flags = new ArrayList<>(runtime.extraFlags());
+        flags.addAll(imageFlags);
+        // what such a build's serving deployment set: the JDBC URL it needed, and no migration at start
+        List<String> properties = runtime.withJdbc() ? List.of(
+                "-Dquarkus.datasource.jdbc.url=jdbc:postgresql://127.0.0.1:" + postgresPort + "/postgres",
+                "-Dquarkus.flyway.migrate-at-start=false") : List.of();
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(Duration.ofSeconds(1)).build();
-        long started = System.nanoTime();
-        Process app = new ProcessBuilder(command).directory(runtime.appDir().toFile())
-                .redirectErrorStream(true).redirectOutput(Path.of("target", "startup-app.log").toFile()).start();
-        try {
-            while (status(http, "http://127.0.0.1:" + managementPort + "/q/health/ready", null) != 200) {
-                assertThat(app.isAlive()).as("the application died; see target/startup-app.log").isTrue();
-                assertThat(System.nanoTime() - started).isLessThan(Duration.ofSeconds(60).toNanos());
-                Thread.sleep(5);
-            }
-            double ready = seconds(started);
-            long rssAtReady = rssKib(app.pid());
+        try (PackagedApp app = PackagedApp.start(runtime.java(), runtime.appDir(), flags, CONTAINER_MEMORY,
+                postgresPort, queueUrl, notifyUrl, properties)) {
+            double ready = app.awaitReady();
+            long rssAtReady = app.rssKib();
 
             String message = rows.nextMessage();
             long reminderId = Long.parseLong(message.replaceAll("[^0-9,]", "").split(",")[0]);
-            int pushStatus = status(http, "http://127.0.0.1:" + port + "/q/startup-token/reminders", message);
-            double firstPush = seconds(started);
+            int pushStatus = push(http, "http://127.0.0.1:" + app.port + app.pushPath(), message);
+            double firstPush = seconds(app.startedNanos);
             assertThat(pushStatus).isEqualTo(200);
             while (!"sent".equals(state(pool, reminderId))) {
-                assertThat(System.nanoTime() - started).isLessThan(Duration.ofSeconds(60).toNanos());
+                assertThat(System.nanoTime() - app.startedNanos).isLessThan(Duration.ofSeconds(60).toNanos());
                 Thread.sleep(2);
             }
-            double sent = seconds(started);
+            double sent = seconds(app.startedNanos);
 
             LoadGenerator.Result pushes = load.closedLoop(32, Duration.ofMinutes(5), PUSHES + 32,
-                    () -> load.post(port, "/q/startup-token/reminders", rows.nextMessage()));
+                    () -> load.post(app.port, app.pushPath(), rows.nextMessage()));
             // a full delivery backlog answers 503, as it should; the queue would offer those again later
             assertThat(load.failureReasons().keySet()).as("refusals other than 503").allMatch("HTTP 503"::equals);
             load.failureReasons().clear();
@@ -167,11 +135,7 @@ class StartupBenchmark {
                     + " AND state = 'delivering'").execute().await().indefinitely().iterator().next().getLong(0) > 0) {
                 Thread.sleep(50);
             }
-            long rssAfter = rssKib(app.pid());
-            return new Start(ready, firstPush, sent, rssAtReady, rssAfter, pushes.failures());
-        } finally {
-            app.destroy();
-            app.waitFor();
+            return new Start(ready, firstPush, sent, rssAtReady, app.rssKib(), pushes.failures());
         }
     }
 
@@ -205,23 +169,12 @@ class StartupBenchmark {
         return runtimes;
     }
 
-    /** The flags the JVM image starts the application with: one place, the Dockerfile's JAVA_FLAGS. */
-    static List<String> imageFlags() throws IOException {
-        Matcher flags = Pattern.compile("(?m)^ENV JAVA_FLAGS=\"([^\"]*)\"").matcher(Files.readString(DOCKERFILE_JVM));
-        assertThat(flags.find()).as("ENV JAVA_FLAGS=\"…\" in %s", DOCKERFILE_JVM).isTrue();
-        return Arrays.stream(flags.group(1).trim().split("\\s+")).filter(flag -> !flag.isEmpty()).toList();
-    }
 
-    private static int status(HttpClient http, String url, String body) throws InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
-        if (body != null) {
-            request.header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body));
-        }
-        try {
-            return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
-        } catch (IOException notListeningYet) {
-            return 0;
-        }
+
+    private static int push(HttpClient http, String url, String body) throws Exception {
+        return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+                .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
+                HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     private static String state(Pool pool, long id) {
@@ -229,14 +182,6 @@ class StartupBenchmark {
                 .await().indefinitely().iterator().next().getString(0);
     }
 
-    private static long rssKib(long pid) throws IOException {
-        for (String line : Files.readAllLines(Path.of("/proc", String.valueOf(pid), "status"))) {
-            if (line.startsWith("VmRSS:")) {
-                return Long.parseLong(line.replaceAll("[^0-9]", ""));
-            }
-        }
-        throw new IllegalStateException("no VmRSS for process " + pid);
-    }
 
     private static double seconds(long startedNanos) {
         return (System.nanoTime() - startedNanos) / 1e9;
