@@ -192,8 +192,7 @@ class SweepTest {
     void reportHasEveryFieldAndNeedsAnApiKey() {
         JsonPath report = sweep();
         assertThat(report.getMap("$")).containsOnlyKeys("handed_off", "failed_publish", "reconciled", "expired",
-                "deleted",
-                "duration_ms");
+                "deleted", "duration_ms");
         given().post("/v1/sweep").then().statusCode(401);
     }
 
