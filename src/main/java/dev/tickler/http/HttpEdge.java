@@ -17,6 +17,7 @@ import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
@@ -92,7 +93,9 @@ public class HttpEdge {
             refuse(context, tooLarge(limit));
             return;
         }
-        if (request.isEnded()) {
+        if (request.isEnded() || request.version() == HttpVersion.HTTP_2) {
+            // nothing left to read; or HTTP/2 (an h2c upgrade, say), whose ended request the REST layer may not
+            // pause: it reads the body itself then, under the declared length checked above
             context.next();
             return;
         }
@@ -109,7 +112,8 @@ public class HttpEdge {
      * already ended: it gets an empty buffer instead.
      */
     private void bodyAlwaysSet(RoutingContext context) {
-        if (context.body().buffer() == null && bodyLimit(context.request().path()) != null) {
+        if (context.body().buffer() == null && context.request().version() != HttpVersion.HTTP_2
+                && bodyLimit(context.request().path()) != null) {
             ((RoutingContextInternal) context).setBody(Buffer.buffer());
         }
         context.next();

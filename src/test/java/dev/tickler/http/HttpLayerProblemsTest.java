@@ -6,6 +6,10 @@ import static dev.tickler.testing.Api.reminderAt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -83,6 +87,21 @@ class HttpLayerProblemsTest {
 
         api().get("/v1/reminders/" + id).then().statusCode(200).body("id", equalTo((int) id));
         api().post("/v1/reminders/0" + id + "/redrive").then().statusCode(404);
+    }
+
+    @Test
+    void aClientThatUpgradesToHttp2WithItsFirstPostIsServed() throws Exception {
+        // the JDK's client asks for h2c on its first request over plain HTTP, body and all
+        HttpClient http2 = HttpClient.newBuilder().version(HttpClient.Version.HTTP_2).build();
+        String body = new JsonObject(Api.reminderAt(Instant.now().plus(Duration.ofHours(1)))).encode();
+
+        HttpResponse<String> answer = http2.send(HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + RawHttp.port() + "/v1/reminders"))
+                .header("Authorization", "Bearer " + Api.API_KEY).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(201);
+        assertThat(answer.version()).isEqualTo(HttpClient.Version.HTTP_2);
     }
 
     private static String rawPost(String path, String body) {
