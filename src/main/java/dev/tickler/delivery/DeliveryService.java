@@ -20,6 +20,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.publish.ReminderMessage;
@@ -75,15 +76,14 @@ public class DeliveryService {
     private final int maxTakeovers;
     private final Counter poisoned;
     private final RetryPolicy retryPolicy;
-    private final AdaptiveConcurrency concurrency;
-    private final SendRate sendRate;
+    private final NotifierThrottle throttle;
     private final Timer dispatchLag;
     private final Map<Ignored, Counter> ignoredPushes = new EnumMap<>(Ignored.class);
     private final Map<Long, ClaimedReminder> held = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
     public DeliveryService(ClaimRepository claims, NotifierClient notifier, ReminderPublisher publisher, Clock clock,
-            Pause pause, MeterRegistry registry, TicklerConfig config) {
+            Pause pause, Vertx vertx, MeterRegistry registry, TicklerConfig config) {
         this.claims = claims;
         this.notifier = notifier;
         this.publisher = publisher;
@@ -97,8 +97,10 @@ public class DeliveryService {
                 .description("Reminders failed by the poison guard: taken over too often without settling")
                 .register(registry);
         this.retryPolicy = RetryPolicy.of(config.notifier());
-        this.concurrency = new AdaptiveConcurrency(config.notifier().concurrency(), System::nanoTime);
-        this.sendRate = new SendRate(config.notifier().rateLimit(), System::nanoTime);
+        // the pace's timers are Vert.x timers of their own, not pauses of a delivery
+        this.throttle = new NotifierThrottle(config.notifier().concurrency(), config.notifier().rateLimit(),
+                System::nanoTime, (delayNanos, action) -> vertx.setTimer(Math.max(1, delayNanos / 1_000_000),
+                        timerId -> action.run()));
         this.dispatchLag = Timer.builder("tickler.dispatch.lag")
                 .description("From fire_at to the notifier's 2xx")
                 .publishPercentileHistogram()
@@ -109,11 +111,16 @@ public class DeliveryService {
             ignoredPushes.put(reason, Counter.builder("tickler.push.ignored").tag("reason", reason.label())
                     .description("Pushes that claimed nothing, by reason").register(registry));
         }
-        Gauge.builder("tickler.notify.concurrency.limit", concurrency, AdaptiveConcurrency::limit)
-                .description("Current bound on in-flight notifier calls; follows the provider's latency and 429s")
+        Gauge.builder("tickler.notify.concurrency.limit", throttle, NotifierThrottle::concurrencyLimit)
+                .description("Current bound on in-flight notifier calls; follows the provider's latency")
                 .register(registry);
-        Gauge.builder("tickler.notify.in.flight", concurrency, AdaptiveConcurrency::inFlight)
-                .description("Notifier calls in flight now").register(registry);
+        Gauge.builder("tickler.notify.in.flight", throttle, NotifierThrottle::inFlight)
+                .description("Notifier calls in flight now, with those waiting for their turn in the pace")
+                .register(registry);
+        Gauge.builder("tickler.notify.pace", throttle, NotifierThrottle::pacePerSecond)
+                .description("Sends a second this instance allows itself; learned from 429s, capped by "
+                        + "tickler.notify.rate-limit, +Inf while unpaced")
+                .register(registry);
         Gauge.builder("tickler.delivery.held", held, Map::size)
                 .description("Reminders claimed by this instance and not yet settled").register(registry);
     }
@@ -215,9 +222,7 @@ public class DeliveryService {
         if (claim.expiresAt() != null && now().isAfter(claim.expiresAt())) {
             return settleWith(claim, () -> claims.markExpired(claim, now()));
         }
-        long turnNanos = sendRate.reserveNanos();
-        Uni<Void> turn = turnNanos == 0 ? Uni.createFrom().voidItem() : pause.of(Duration.ofNanos(turnNanos));
-        return turn.chain(() -> concurrency.run(() -> notifier.send(claim))).chain(outcome -> settle(claim, outcome));
+        return throttle.send(() -> notifier.send(claim)).chain(outcome -> settle(claim, outcome));
     }
 
     private Uni<Void> settle(ClaimedReminder claim, NotifierOutcome outcome) {
@@ -230,9 +235,6 @@ public class DeliveryService {
             return settleWith(claim, () -> claims.markFailed(claim, attempts, permanent.error(), now()));
         }
         NotifierOutcome.Retryable retryable = (NotifierOutcome.Retryable) outcome;
-        if (retryable.rateLimited()) {
-            sideEffect(claim, concurrency::rateLimited);
-        }
         if (attempts >= maxAttempts) {
             return settleWith(claim, () -> claims.markFailed(claim, attempts,
                     retryable.error() + " (after " + attempts + " attempts)", now()));

@@ -12,6 +12,7 @@ import jakarta.enterprise.util.TypeLiteral;
 import jakarta.ws.rs.core.Response;
 
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
+import org.jboss.resteasy.reactive.client.api.QuarkusRestClientProperties;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -41,6 +42,9 @@ public class NotifierClient {
                 .baseUri(URI.create(url))
                 // statuses are outcomes to classify here, not exceptions
                 .property("microprofile.rest.client.disable.default.mapper", true)
+                // one connection per call the concurrency limit lets through: a smaller pool would queue calls inside
+                // the client, and the limit would read that queueing as the provider slowing down
+                .property(QuarkusRestClientProperties.CONNECTION_POOL_SIZE, config.notifier().concurrency())
                 .build(NotifierApi.class));
         this.timeout = config.notifier().timeout();
         this.guard = TypedGuard.create(new TypeLiteral<Uni<Response>>() {

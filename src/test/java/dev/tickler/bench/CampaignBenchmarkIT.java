@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -61,13 +62,18 @@ class CampaignBenchmarkIT {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("tickler.push.tokens", InfraiEmulatorResource.PUSH_TOKEN,
+            Map<String, String> config = new HashMap<>(Map.of("tickler.push.tokens", InfraiEmulatorResource.PUSH_TOKEN,
                     "tickler.push.signing-secret", InfraiEmulatorResource.SIGNING_SECRET,
                     "tickler.api.keys", API_KEY,
                     "tickler.infrai.queues.push", InfraiEmulatorResource.PUSHED_QUEUE,
-                    "tickler.sweep.enabled", "false",
-                    // the provider's published quota, with a margin for the jitter of loopback calls
-                    "tickler.notify.rate-limit", "990");
+                    "tickler.sweep.enabled", "false"));
+            // the provider's published quota, with a margin for the jitter of loopback calls; "none" leaves the
+            // pace to be learned from the 429s alone
+            String rateLimit = System.getProperty("campaign.rate-limit", "990");
+            if (!rateLimit.equals("none")) {
+                config.put("tickler.notify.rate-limit", rateLimit);
+            }
+            return config;
         }
     }
 
@@ -95,7 +101,13 @@ class CampaignBenchmarkIT {
 
             Instant deadline = due.plus(PROVIDER_MINIMUM.multipliedBy(4));
             long sent = 0;
+            long nextProgress = System.nanoTime();
             while (Instant.now().isBefore(deadline) && (sent = count(pool, "state = 'sent'")) < REMINDERS) {
+                if (System.nanoTime() >= nextProgress && Instant.now().isAfter(due)) {
+                    nextProgress = System.nanoTime() + 5_000_000_000L;
+                    System.out.printf("  %3d s after due: %d sent, %d calls; %s%n", Duration.between(due, Instant.now()).toSeconds(), sent, QuotaNotifier.calls.get(),
+                            gauges());
+                }
                 Thread.sleep(100);
             }
             Row lag = pool.query("SELECT percentile_cont(0.5) WITHIN GROUP (ORDER BY extract(epoch FROM sent_at - fire_at)),"
@@ -169,6 +181,19 @@ class CampaignBenchmarkIT {
                     .put("data", new JsonObject().put("plan", "pro")));
         }
         return new JsonObject().put("items", items).encode();
+    }
+
+    /** The application's own view: held deliveries, the notifier's limit, calls in flight and the pace. */
+    private static String gauges() {
+        String page = io.restassured.RestAssured.given().port(InfraiEmulatorResource.managementPort())
+                .get("/q/metrics").asString();
+        StringBuilder view = new StringBuilder();
+        for (String name : new String[] { "tickler_delivery_held", "tickler_notify_concurrency_limit",
+                "tickler_notify_in_flight", "tickler_notify_pace" }) {
+            page.lines().filter(line -> line.startsWith(name + " ")).findFirst()
+                    .ifPresent(line -> view.append(line).append("; "));
+        }
+        return view.toString();
     }
 
     private static long count(Pool pool, String condition) {

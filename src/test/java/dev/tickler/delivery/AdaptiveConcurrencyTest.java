@@ -4,23 +4,19 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.subscription.Cancellable;
 
-/** The notifier's concurrency limit on a clock the test moves: how it grows, shrinks, and stays in bounds. */
+/** The notifier's concurrency limit fed with latencies: how it grows, shrinks, stays in bounds and hands out slots. */
 class AdaptiveConcurrencyTest {
 
     private static final long MS = 1_000_000;
 
-    private final AtomicLong now = new AtomicLong();
-
     @Test
     void theLimitGrowsWhileLatencyStaysFlatAndCallsPressAgainstIt() {
-        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256, now::get);
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
 
         for (int i = 0; i < 300; i++) {
             concurrency.sample(100 * MS, concurrency.limit());
@@ -31,7 +27,7 @@ class AdaptiveConcurrencyTest {
 
     @Test
     void theLimitDoesNotGrowWhileCallsLeaveItMostlyUnused() {
-        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256, now::get);
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
 
         for (int i = 0; i < 300; i++) {
             concurrency.sample(100 * MS, 2);
@@ -42,7 +38,7 @@ class AdaptiveConcurrencyTest {
 
     @Test
     void theLimitShrinksWhenLatencyRisesAsCallsQueueAtTheProvider() {
-        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256, now::get);
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
         for (int i = 0; i < 200; i++) {
             concurrency.sample(100 * MS, concurrency.limit());
         }
@@ -56,23 +52,24 @@ class AdaptiveConcurrencyTest {
     }
 
     @Test
-    void a429HalvesTheLimitAtOnceAndItNeverFallsBelowOne() {
-        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256, now::get);
-        for (int i = 0; i < 300; i++) {
+    void underAPaceTheLimitKeepsWhatCarriesThePaceAtTheLatencySeenNow() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+        concurrency.pace(200);
+        for (int i = 0; i < 200; i++) {
             concurrency.sample(100 * MS, concurrency.limit());
         }
 
-        concurrency.rateLimited();
-        assertThat(concurrency.limit()).isEqualTo(128);
-        for (int i = 0; i < 20; i++) {
-            concurrency.rateLimited();
+        for (int i = 0; i < 300; i++) {
+            concurrency.sample(400 * MS, concurrency.limit());
         }
-        assertThat(concurrency.limit()).isEqualTo(1);
+
+        double carriesThePace = 200 * 0.4 * AdaptiveConcurrency.PACE_HEADROOM;
+        assertThat(concurrency.limit()).isBetween((int) carriesThePace - 2, (int) carriesThePace + 2);
     }
 
     @Test
     void aProviderThatGotSlowerForGoodIsMeasuredAgainAndTheLimitRecovers() {
-        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256, now::get);
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
         for (int i = 0; i < 300; i++) {
             concurrency.sample(50 * MS, concurrency.limit());
         }
@@ -87,31 +84,86 @@ class AdaptiveConcurrencyTest {
 
     @Test
     void callsBeyondTheLimitWaitAndStartAsSlotsFree() {
-        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(2, now::get);
-        List<CompletableFuture<String>> answers = new ArrayList<>();
-        List<CompletableFuture<String>> results = new ArrayList<>();
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(2);
+        List<AdaptiveConcurrency.Slot> granted = new ArrayList<>();
         for (int i = 0; i < 4; i++) {
-            CompletableFuture<String> answer = new CompletableFuture<>();
-            answers.add(answer);
-            results.add(concurrency.run(() -> Uni.createFrom().completionStage(answer)).subscribeAsCompletionStage()
-                    .toCompletableFuture());
+            concurrency.acquire().subscribe().with(granted::add);
         }
 
+        assertThat(granted).hasSize(2);
         assertThat(concurrency.inFlight()).isEqualTo(2);
-        answers.get(0).complete("first");
-        assertThat(results.get(0)).isCompletedWithValue("first");
+        granted.get(0).release(100 * MS);
+        assertThat(granted).hasSize(3);
         assertThat(concurrency.inFlight()).isEqualTo(2);
-        answers.get(1).complete("second");
-        answers.get(2).complete("third");
-        answers.get(3).complete("fourth");
+        granted.get(1).releaseUnmeasured();
+        granted.get(2).release(100 * MS);
+        granted.get(3).release(100 * MS);
 
-        assertThat(results).allSatisfy(result -> assertThat(result).isCompleted());
+        assertThat(granted).hasSize(4);
         assertThat(concurrency.inFlight()).isZero();
     }
 
     @Test
+    void aSlotGivenBackTwiceIsFreedOnce() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(2);
+        List<AdaptiveConcurrency.Slot> granted = new ArrayList<>();
+        concurrency.acquire().subscribe().with(granted::add);
+        concurrency.acquire().subscribe().with(granted::add);
+
+        granted.get(0).release(100 * MS);
+        granted.get(0).releaseUnmeasured();
+
+        assertThat(concurrency.inFlight()).isEqualTo(1);
+    }
+
+    @Test
+    void aCallerThatStoppedWaitingDoesNotKeepTheSlot() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(1);
+        List<AdaptiveConcurrency.Slot> granted = new ArrayList<>();
+        concurrency.acquire().subscribe().with(granted::add);
+        Cancellable gaveUp = concurrency.acquire().subscribe().with(granted::add);
+
+        gaveUp.cancel();
+        granted.get(0).release(100 * MS);
+
+        assertThat(granted).hasSize(1);
+        assertThat(concurrency.inFlight()).isZero();
+    }
+
+    @Test
+    void aLimitThatGrewLetsAsManyWaitingCallsStartAsItNowAllows() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(64);
+        List<AdaptiveConcurrency.Slot> granted = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            concurrency.acquire().subscribe().with(granted::add);
+        }
+        assertThat(concurrency.inFlight()).isEqualTo(AdaptiveConcurrency.INITIAL_LIMIT);
+        for (int i = 0; i < 10; i++) {
+            concurrency.sample(100 * MS, concurrency.limit());
+        }
+        int grown = concurrency.limit();
+
+        granted.get(0).release(100 * MS);
+
+        assertThat(grown).isGreaterThan(AdaptiveConcurrency.INITIAL_LIMIT + 5);
+        assertThat(concurrency.inFlight()).isEqualTo(Math.min(39, concurrency.limit()));
+    }
+
+    @Test
+    void oneSlowAnswerOnlyNudgesTheLimit() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+        for (int i = 0; i < 300; i++) {
+            concurrency.sample(100 * MS, concurrency.limit());
+        }
+
+        concurrency.sample(2_000 * MS, concurrency.limit());
+
+        assertThat(concurrency.limit()).isGreaterThan(250);
+    }
+
+    @Test
     void theCeilingIsNeverExceeded() {
-        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(10, now::get);
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(10);
 
         for (int i = 0; i < 1_000; i++) {
             concurrency.sample(MS, concurrency.limit());

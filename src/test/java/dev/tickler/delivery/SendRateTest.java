@@ -1,57 +1,209 @@
 package dev.tickler.delivery;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Test;
 
-/** tickler.notify.rate-limit on a clock the test moves: sends are spaced evenly, never bunched. */
+/**
+ * The send pace on a clock and timers the test moves: sends leave evenly, never more than the limit in a second
+ * beyond the burst tolerance, a late timer does not turn into a burst, 429s cut the pace and queued sends grow it.
+ */
 class SendRateTest {
 
-    private final AtomicLong now = new AtomicLong(1_000_000_000L);
+    private static final long SECOND = 1_000_000_000L;
+    private static final long MS = 1_000_000L;
+    private static final int TOLERATED_BURST = (int) (SendRate.BURST_TOLERANCE_NANOS / MS) + 1;
 
-    @Test
-    void withoutALimitEverySendGoesNow() {
-        SendRate rate = new SendRate(Optional.empty(), now::get);
+    private final AtomicLong now = new AtomicLong(SECOND);
+    private final PriorityQueue<Scheduled> timers = new PriorityQueue<>();
+    private final List<Long> wentAt = new ArrayList<>();
 
-        for (int i = 0; i < 1_000; i++) {
-            assertThat(rate.reserveNanos()).isZero();
+    private record Scheduled(long at, Runnable action) implements Comparable<Scheduled> {
+        @Override
+        public int compareTo(Scheduled other) {
+            return Long.compare(at, other.at);
         }
     }
 
     @Test
-    void sendsAskedForTogetherAreSpacedOneIntervalApart() {
-        SendRate rate = new SendRate(Optional.of(1_000.0), now::get);
+    void withoutALimitEveryTurnComesAtOnce() {
+        SendRate rate = pace(Optional.empty());
 
-        assertThat(rate.reserveNanos()).isZero();
-        assertThat(rate.reserveNanos()).isEqualTo(1_000_000L);
-        assertThat(rate.reserveNanos()).isEqualTo(2_000_000L);
-        assertThat(rate.reserveNanos()).isEqualTo(3_000_000L);
+        ask(rate, 1_000);
+
+        assertThat(wentAt).hasSize(1_000).containsOnly(SECOND);
+        assertThat(timers).isEmpty();
     }
 
     @Test
-    void aSecondHoldsAtMostTheLimitHoweverTheSendsArrive() {
-        SendRate rate = new SendRate(Optional.of(1_000.0), now::get);
-        int withinTheSecond = 0;
-        for (int i = 0; i < 5_000; i++) {
-            if (rate.reserveNanos() < 1_000_000_000L) {
-                withinTheSecond++;
-            }
+    void sendsAskedForTogetherLeaveOneIntervalApartAfterTheToleratedBurst() {
+        SendRate rate = pace(Optional.of(1_000.0));
+
+        ask(rate, 200);
+        assertThat(wentAt).hasSize(TOLERATED_BURST);
+        advance(200 * MS, MS);
+
+        assertThat(wentAt).hasSize(200);
+        for (int i = TOLERATED_BURST + 1; i < 200; i++) {
+            assertThat(wentAt.get(i) - wentAt.get(i - 1)).isBetween(0L, 2 * MS);
+        }
+        assertThat(wentAt.get(199) - wentAt.get(0)).isCloseTo(200 * MS - SendRate.BURST_TOLERANCE_NANOS, within(2 * MS));
+    }
+
+    @Test
+    void aSecondNeverHoldsMoreThanTheLimitHoweverTheSendsArrive() {
+        SendRate rate = pace(Optional.of(1_000.0));
+
+        ask(rate, 5_000);
+        advance(6 * SECOND, MS);
+
+        assertThat(wentAt).hasSize(5_000);
+        assertThat(mostInOneSecond()).isLessThanOrEqualTo(1_000);
+    }
+
+    @Test
+    void aTimerThatFiresLateLetsTheSendsItHeldBackCatchUp() {
+        SendRate rate = pace(Optional.of(1_000.0));
+        ask(rate, 2_000);
+        int before = wentAt.size();
+
+        for (int i = 0; i < 10; i++) {
+            now.addAndGet(40 * MS);
+            fireDueTimers();
         }
 
-        assertThat(withinTheSecond).isEqualTo(1_000);
+        assertThat(wentAt.size() - before).isCloseTo(400, within(TOLERATED_BURST));
     }
 
     @Test
     void idleTimeIsNotSavedUpForABurst() {
-        SendRate rate = new SendRate(Optional.of(10.0), now::get);
-        rate.reserveNanos();
+        SendRate rate = pace(Optional.of(10.0));
+        ask(rate, 1);
 
-        now.addAndGet(60_000_000_000L);
+        now.addAndGet(60 * SECOND);
+        ask(rate, 5);
 
-        assertThat(rate.reserveNanos()).isZero();
-        assertThat(rate.reserveNanos()).isEqualTo(100_000_000L);
+        assertThat(wentAt).hasSize(2);
+    }
+
+    @Test
+    void a429CutsThePaceBelowWhatTheProviderAcceptedInTheLastSecond() {
+        SendRate rate = pace(Optional.empty());
+        acceptEvenly(rate, 2_000, 2);
+
+        rate.rateLimited();
+
+        assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 1_000, within(10.0));
+    }
+
+    @Test
+    void aBurstOf429sCutsOnceASecond() {
+        SendRate rate = pace(Optional.empty());
+        acceptEvenly(rate, 1_000, 1);
+
+        for (int i = 0; i < 100; i++) {
+            rate.rateLimited();
+        }
+        assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 1_000, within(10.0));
+
+        acceptEvenly(rate, 800, 1);
+        rate.rateLimited();
+        assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 800, within(10.0));
+    }
+
+    @Test
+    void a429WhileOnlyATrickleIsAcceptedTeachesNothing() {
+        SendRate rate = pace(Optional.empty());
+        acceptEvenly(rate, SendRate.LEARNING_FLOOR - 1, 1);
+
+        rate.rateLimited();
+
+        assertThat(rate.perSecond()).isInfinite();
+    }
+
+    @Test
+    void thePaceGrowsBackWhileSendsQueueBehindItButNeverPastTheCeiling() {
+        SendRate rate = pace(Optional.of(1_000.0));
+        acceptEvenly(rate, 500, 1);
+        rate.rateLimited();
+        double cut = rate.perSecond();
+        assertThat(cut).isCloseTo(SendRate.BACK_OFF * 500, within(5.0));
+
+        ask(rate, 100_000);
+        advance(10 * SECOND, MS);
+        assertThat(rate.perSecond()).isCloseTo(cut * Math.exp(10 * SendRate.GROWTH_PER_SECOND), within(20.0));
+
+        advance(60 * SECOND, MS);
+        assertThat(rate.perSecond()).isEqualTo(1_000);
+    }
+
+    @Test
+    void thePaceDoesNotGrowWhileNothingWaitsForIt() {
+        SendRate rate = pace(Optional.empty());
+        acceptEvenly(rate, 500, 1);
+        rate.rateLimited();
+        double cut = rate.perSecond();
+
+        for (int i = 0; i < 600; i++) {
+            now.addAndGet(SECOND / 10);
+            ask(rate, 1);
+        }
+
+        assertThat(rate.perSecond()).isEqualTo(cut);
+        assertThat(wentAt).hasSize(600);
+    }
+
+    private SendRate pace(Optional<Double> ceiling) {
+        return new SendRate(ceiling, now::get, (delayNanos, action) -> timers.add(new Scheduled(now.get() + delayNanos,
+                action)));
+    }
+
+    private void ask(SendRate rate, int sends) {
+        for (int i = 0; i < sends; i++) {
+            rate.turn().subscribe().with(ignored -> wentAt.add(now.get()));
+        }
+    }
+
+    /** Moves the clock in steps, firing the timers that came due, as an event loop would. */
+    private void advance(long nanos, long step) {
+        long end = now.get() + nanos;
+        while (now.get() < end) {
+            now.addAndGet(step);
+            fireDueTimers();
+        }
+    }
+
+    private void fireDueTimers() {
+        while (!timers.isEmpty() && timers.peek().at() <= now.get()) {
+            timers.poll().action().run();
+        }
+    }
+
+    private int mostInOneSecond() {
+        int most = 0;
+        int first = 0;
+        for (int last = 0; last < wentAt.size(); last++) {
+            while (wentAt.get(last) - wentAt.get(first) >= SECOND) {
+                first++;
+            }
+            most = Math.max(most, last - first + 1);
+        }
+        return most;
+    }
+
+    /** {@code count} sends the provider took, spread evenly over the next {@code seconds}. */
+    private void acceptEvenly(SendRate rate, int count, int seconds) {
+        long step = seconds * SECOND / count;
+        for (int i = 0; i < count; i++) {
+            now.addAndGet(step);
+            rate.accepted();
+        }
     }
 }

@@ -73,6 +73,8 @@ class ManagementTest {
                 "tickler_notify_responses_total{class=\"2xx\"}",
                 "tickler_notify_rate_limited_total",
                 "tickler_notify_concurrency_limit",
+                "tickler_notify_in_flight",
+                "tickler_notify_pace",
                 "tickler_handoff_published_total",
                 "tickler_handoff_publish_failures_total",
                 "tickler_queue_delayed{queue=\"" + InfraiEmulatorResource.PUSHED_QUEUE + "\"}",
