@@ -25,6 +25,7 @@ import dev.tickler.delivery.DeliveryService;
 import dev.tickler.publish.Publication;
 import dev.tickler.publish.ReminderPublisher;
 import dev.tickler.publish.Via;
+import dev.tickler.time.Pause;
 
 /**
  * SPEC §6: hand parked reminders that entered the window to the queue, deliver again what was handed off and never
@@ -37,13 +38,19 @@ public class SweepService {
     private static final Logger LOG = Logger.getLogger(SweepService.class);
     /** Overdue reminders claimed at once; their sends are bounded by the notifier's own concurrency. */
     private static final int TAKE_OVERS_IN_FLIGHT = 128;
-    /** Rows deleted per retention statement: each holds its locks for a few milliseconds only. */
-    static final int RETENTION_BATCH = 1_000;
+    /** Rows deleted per retention transaction: a millisecond or two of the database's time. */
+    static final int RETENTION_BATCH = 200;
+    /**
+     * After each batch, retention rests this many times as long as the batch took: it takes at most a tenth of one
+     * connection's time, and when the database is busy its batches slow down and its rests grow with them.
+     */
+    static final int RETENTION_REST_FACTOR = 9;
 
     private final SweepRepository repository;
     private final ReminderPublisher publisher;
     private final DeliveryService delivery;
     private final Clock clock;
+    private final Pause pause;
     private final TicklerConfig.Sweep config;
     private final TicklerConfig.Retention retention;
     private final Counter retentionDeleted;
@@ -52,8 +59,9 @@ public class SweepService {
     private final Timer reconcileDuration;
 
     public SweepService(SweepRepository repository, ReminderPublisher publisher, DeliveryService delivery, Clock clock,
-            TicklerConfig config, MeterRegistry registry) {
+            Pause pause, TicklerConfig config, MeterRegistry registry) {
         this.repository = repository;
+        this.pause = pause;
         this.publisher = publisher;
         this.delivery = delivery;
         this.clock = clock;
@@ -160,7 +168,8 @@ public class SweepService {
 
     /**
      * Retention (SPEC §17): batch after batch of finished reminders past their keep-time, each batch a short
-     * transaction of its own that skips rows someone holds, until a batch comes back short or the budget is spent.
+     * transaction of its own that skips rows someone holds, with a rest after each, until a batch comes back short
+     * or the budget is spent.
      * A keep-time of zero or less keeps them forever.
      */
     private Uni<Void> deleteExpired(Duration keep, BiFunction<Instant, Integer, Uni<Integer>> deleteBatch,
@@ -168,14 +177,19 @@ public class SweepService {
         if (keep.isZero() || keep.isNegative()) {
             return Uni.createFrom().voidItem();
         }
+        long started = System.nanoTime();
         return deleteBatch.apply(now().minus(keep), RETENTION_BATCH)
                 .invoke(count -> {
                     deleted.addAndGet(count);
                     retentionDeleted.increment(count);
                 })
-                .chain(count -> count < RETENTION_BATCH || clock.instant().isAfter(deadline)
-                        ? Uni.createFrom().voidItem()
-                        : deleteExpired(keep, deleteBatch, deadline, deleted));
+                .chain(count -> {
+                    if (count < RETENTION_BATCH || clock.instant().isAfter(deadline)) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    Duration rest = Duration.ofNanos((System.nanoTime() - started) * RETENTION_REST_FACTOR);
+                    return pause.of(rest).chain(() -> deleteExpired(keep, deleteBatch, deadline, deleted));
+                });
     }
 
     /** Takes overdue reminders over through the receiver's own claim and waits for their delivery to settle. */

@@ -52,6 +52,20 @@ class RetentionTest {
         Api.get(sentLongAgo).statusCode(404);
     }
 
+    @Test
+    void retentionGoesOnBatchAfterBatchUntilNothingIsLeft() {
+        String user = Api.newUser();
+        int rows = SweepService.RETENTION_BATCH * 5 / 2;
+        database.execute("INSERT INTO reminders (user_id, channel, template, fire_at, state, sent_at, updated_at)"
+                + " SELECT $1, 'email', 'batches', now() - interval '41 days' + g * interval '1 second', 'sent',"
+                + " now() - interval '40 days', now() - interval '40 days' FROM generate_series(1, $2) g", user, rows);
+
+        JsonPath report = api().post("/v1/sweep").then().statusCode(200).extract().jsonPath();
+
+        assertThat(report.getLong("deleted")).isGreaterThanOrEqualTo(rows);
+        assertThat(database.count("SELECT count(*) FROM reminders WHERE user_id = $1", user)).isZero();
+    }
+
     private long finished(String user, String state, Duration ago) {
         Instant changed = Instant.now().minus(ago);
         // each a fire_at of its own, so that none takes another's (user_id, template, fire_at)
