@@ -6,6 +6,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -81,6 +82,8 @@ class CampaignBenchmarkIT {
     private static final int REMINDERS = 50_000;
     private static final int BATCH = 1_000;
     private static final int CLIENTS = 4;
+    /** -Dcampaign.measure-held-memory: measure the heap cost of a held reminder 15 s after the reminders fell due. */
+    private static final boolean MEASURE_HELD_MEMORY = Boolean.getBoolean("campaign.measure-held-memory");
     /** The provider-limited minimum: every send at the quota, none refused. */
     private static final Duration PROVIDER_MINIMUM = Duration.ofSeconds(REMINDERS / QuotaNotifier.QUOTA_PER_SECOND);
 
@@ -99,14 +102,19 @@ class CampaignBenchmarkIT {
                     Duration.between(Instant.now(), due).toSeconds());
             assertThat(created).isEqualTo(REMINDERS);
 
+            HeldMemory heldMemory = MEASURE_HELD_MEMORY ? HeldMemory.before() : null;
             Instant deadline = due.plus(PROVIDER_MINIMUM.multipliedBy(4));
             long sent = 0;
             long nextProgress = System.nanoTime();
             while (Instant.now().isBefore(deadline) && (sent = count(pool, "state = 'sent'")) < REMINDERS) {
                 if (System.nanoTime() >= nextProgress && Instant.now().isAfter(due)) {
                     nextProgress = System.nanoTime() + 5_000_000_000L;
-                    System.out.printf("  %3d s after due: %d sent, %d calls; %s%n", Duration.between(due, Instant.now()).toSeconds(), sent, QuotaNotifier.calls.get(),
-                            gauges());
+                    System.out.printf("  %3d s after due: %d sent, %d calls; %s%n",
+                            Duration.between(due, Instant.now()).toSeconds(), sent, QuotaNotifier.calls.get(), gauges());
+                }
+                if (heldMemory != null && Instant.now().isAfter(due.plusSeconds(15))) {
+                    heldMemory.report(gauge("tickler_delivery_held"));
+                    heldMemory = null;
                 }
                 Thread.sleep(100);
             }
@@ -181,6 +189,44 @@ class CampaignBenchmarkIT {
                     .put("data", new JsonObject().put("plan", "pro")));
         }
         return new JsonObject().put("items", items).encode();
+    }
+
+    /**
+     * What one claimed, unsent reminder costs the application's heap: live bytes after a full collection (the
+     * class histogram forces one) with the campaign's pushes held, less the same before they arrived. It pauses the
+     * application for the collection, so it is measured only when asked for.
+     */
+    private record HeldMemory(long liveBytesBefore) {
+
+        static HeldMemory before() throws Exception {
+            return new HeldMemory(liveHeapBytes());
+        }
+
+        void report(double held) throws Exception {
+            long live = liveHeapBytes();
+            System.out.printf("  heap: %.0f MiB live before the pushes, %.0f MiB with %.0f held: %.1f KiB per held"
+                    + " reminder%n", liveBytesBefore / 1048576.0, live / 1048576.0, held,
+                    (live - liveBytesBefore) / 1024.0 / held);
+        }
+
+        private static long liveHeapBytes() throws Exception {
+            long pid = ProcessHandle.current().descendants()
+                    .filter(process -> process.info().commandLine().orElse("").contains("quarkus-run.jar"))
+                    .findFirst().orElseThrow().pid();
+            Process histogram = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    Long.toString(pid), "GC.class_histogram").redirectErrorStream(true).start();
+            String output = new String(histogram.getInputStream().readAllBytes());
+            histogram.waitFor();
+            String total = output.lines().filter(line -> line.startsWith("Total")).findFirst().orElseThrow();
+            return Long.parseLong(total.trim().split("\\s+")[2]);
+        }
+    }
+
+    private static double gauge(String name) {
+        String page = io.restassured.RestAssured.given().port(InfraiEmulatorResource.managementPort())
+                .get("/q/metrics").asString();
+        return page.lines().filter(line -> line.startsWith(name + " ")).mapToDouble(
+                line -> Double.parseDouble(line.substring(name.length() + 1).trim())).findFirst().orElseThrow();
     }
 
     /** The application's own view: held deliveries, the notifier's limit, calls in flight and the pace. */
