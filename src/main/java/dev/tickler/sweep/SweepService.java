@@ -41,10 +41,10 @@ public class SweepService {
     /** Rows deleted per retention transaction: a millisecond or two of the database's time. */
     static final int RETENTION_BATCH = 200;
     /**
-     * After each batch, retention rests this many times as long as the batch took: it takes at most a tenth of one
+     * After each batch, retention rests this many times as long as the batch took: it takes at most a fiftieth of one
      * connection's time, and when the database is busy its batches slow down and its rests grow with them.
      */
-    static final int RETENTION_REST_FACTOR = 9;
+    static final int RETENTION_REST_FACTOR = 49;
 
     private final SweepRepository repository;
     private final ReminderPublisher publisher;

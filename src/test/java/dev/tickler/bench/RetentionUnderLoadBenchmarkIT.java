@@ -63,8 +63,8 @@ class RetentionUnderLoadBenchmarkIT {
     private static final String API_KEY = "retention-key";
     private static final int FINISHED = 100_000;
     private static final int RATE = 1_000;
-    private static final Duration ROUND = Duration.ofSeconds(25);
-    private static final int ROUNDS = 5;
+    private static final Duration ROUND = Duration.ofSeconds(75);
+    private static final int ROUNDS = 3;
     /** The sweep starts this far into a round, so that the push load is steady before and after it. */
     private static final Duration SWEEP_AFTER = Duration.ofSeconds(5);
 
