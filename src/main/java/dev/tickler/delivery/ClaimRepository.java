@@ -2,6 +2,7 @@ package dev.tickler.delivery;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
 import java.util.Comparator;
@@ -19,9 +20,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.db.PipelinedStatement;
 import dev.tickler.db.StatementBatcher;
-
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.WireNamed;
+import dev.tickler.timeline.EventType;
+import dev.tickler.timeline.TimelineSql.Event;
 
 /**
  * Claims and settles deliveries. Each is one conditional UPDATE, the honest tool for "exactly one instance
@@ -40,27 +42,58 @@ public class ClaimRepository {
      * A pending row is claimable too: a push with delay 0 can overtake the request that published it. Public so that
      * the acknowledge floor benchmark times this very statement.
      */
-    public static final String CLAIM = "UPDATE reminders SET state = 'delivering', lease_until = $3, updated_at = $4"
-            + " WHERE id = $1 AND version = $2"
+    public static final String CLAIM = recording("UPDATE reminders SET state = 'delivering', lease_until = $3,"
+            + " updated_at = $4 WHERE id = $1 AND version = $2"
             + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $4))"
-            + " RETURNING " + CLAIMED_COLUMNS;
+            + " RETURNING " + CLAIMED_COLUMNS,
+            Event.of("$4", EventType.RECEIVED, "'transport'", "$5::text"));
 
     /** The reconciler's claim: the same, counted, and only while the poison guard ($5) allows one more. */
-    private static final String TAKE_OVER = "UPDATE reminders SET state = 'delivering', lease_until = $3,"
+    private static final String TAKE_OVER = recording("UPDATE reminders SET state = 'delivering', lease_until = $3,"
             + " updated_at = $4, takeovers = takeovers + 1 WHERE id = $1 AND version = $2 AND takeovers < $5"
             + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $4))"
-            + " RETURNING " + CLAIMED_COLUMNS;
+            + " RETURNING " + CLAIMED_COLUMNS,
+            Event.of("$4", EventType.RECONCILED, "'reason'", "$6::text"));
 
     /** The poison guard: taken over $4 times without a settling write in between, so failed, not sent again. */
-    private static final String GIVE_UP = "UPDATE reminders SET state = 'failed', last_error = $5, lease_until = NULL,"
-            + " updated_at = $3 WHERE id = $1 AND version = $2 AND takeovers >= $4"
-            + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $3))";
+    private static final String GIVE_UP = recording("UPDATE reminders SET state = 'failed', last_error = $5,"
+            + " lease_until = NULL, updated_at = $3 WHERE id = $1 AND version = $2 AND takeovers >= $4"
+            + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $3)) RETURNING id",
+            Event.of("$3", EventType.FAILED, "'error'", "$5::text"));
 
     /** Every settling write names the claim it holds; a claim taken over by another instance changes nothing. */
     private static final String HELD = " WHERE id = $1 AND version = $2 AND state = 'delivering' AND lease_until = $3";
 
-    private static final String MARK_SENT = "UPDATE reminders SET state = 'sent', sent_at = $4, attempts = $5,"
-            + " last_error = NULL, lease_until = NULL, updated_at = $4" + HELD;
+    /**
+     * The attempt event of a settling write, from its parameters: at the given position the attempt number, then
+     * the status (as JSON text), the latency, the error and when the answer came ({@link Attempt#appendTo}).
+     */
+    private static Event attempt(int first) {
+        return Event.of("$" + (first + 4), EventType.ATTEMPT, "'attempt'", "$" + first + "::int",
+                "'status'", "($" + (first + 1) + "::text)::jsonb", "'latency_ms'", "$" + (first + 2) + "::bigint",
+                "'error'", "$" + (first + 3) + "::text");
+    }
+
+    private static final String MARK_SENT = recording("UPDATE reminders SET state = 'sent', sent_at = $4,"
+            + " attempts = $5, last_error = NULL, lease_until = NULL, updated_at = $4" + HELD + " RETURNING id",
+            attempt(5), Event.of("$4", EventType.SENT));
+
+    private static final String MARK_FAILED = recording("UPDATE reminders SET state = 'failed', attempts = $5,"
+            + " last_error = $10, lease_until = NULL, updated_at = $4" + HELD + " RETURNING id",
+            attempt(5), Event.of("$4", EventType.FAILED, "'error'", "$10::text"));
+
+    private static final String MARK_EXPIRED = recording("UPDATE reminders SET state = 'expired', lease_until = NULL,"
+            + " updated_at = $4" + HELD + " RETURNING id", Event.of("$4", EventType.EXPIRED));
+
+    private static final String RECORD_ATTEMPT = recording("UPDATE reminders SET attempts = $5, last_error = $8,"
+            + " takeovers = 0, updated_at = $4" + HELD + " RETURNING id", attempt(5));
+
+    private static final String HAND_BACK = recording("UPDATE reminders SET state = 'handed_off', attempts = $5,"
+            + " last_error = $8, handoff = $10, message_id = $11, lease_until = NULL, takeovers = 0, updated_at = $4"
+            + HELD + " RETURNING id", attempt(5));
+
+    private static final String RETRY_AFTER_LEASE = recording("UPDATE reminders SET attempts = $5, last_error = $8,"
+            + " lease_until = $10, takeovers = 0, updated_at = $4" + HELD + " RETURNING id", attempt(5));
 
     private static final int MAX_BATCH = 100;
     private static final int MAX_BATCHES_IN_FLIGHT = 4;
@@ -78,14 +111,20 @@ public class ClaimRepository {
                 byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
     }
 
-    public Uni<Optional<ClaimedReminder>> claim(long id, int version, Instant now, Instant leaseUntil) {
-        return claims.submit(Tuple.of(id, version, utc(leaseUntil), utc(now)));
+    /** The claim of a queue message that came by the given transport (push or poll), with its received event. */
+    public Uni<Optional<ClaimedReminder>> claim(long id, int version, Instant now, Instant leaseUntil,
+            String transport) {
+        return claims.submit(Tuple.of(id, version, utc(leaseUntil), utc(now), transport));
     }
 
-    /** The reconciler's claim, counted for the poison guard; empty once the reminder has had maxTakeovers. */
+    /**
+     * The reconciler's claim, counted for the poison guard; empty once the reminder has had maxTakeovers. The reason
+     * (push_overdue, lease_expired) goes to the timeline.
+     */
     public Uni<Optional<ClaimedReminder>> takeOver(long id, int version, Instant now, Instant leaseUntil,
-            int maxTakeovers) {
-        return pool.preparedQuery(TAKE_OVER).execute(Tuple.of(id, version, utc(leaseUntil), utc(now), maxTakeovers))
+            int maxTakeovers, String reason) {
+        return pool.preparedQuery(TAKE_OVER)
+                .execute(Tuple.of(id, version, utc(leaseUntil), utc(now), maxTakeovers, reason))
                 .map(ClaimRepository::claimIn);
     }
 
@@ -112,44 +151,37 @@ public class ClaimRepository {
      * Settles a successful send. Should its batch fail, the write is tried once more on its own, so that one bad
      * statement does not turn a whole batch of finished sends into sends that are made again.
      */
-    public Uni<Boolean> markSent(ClaimedReminder claim, int attempts, Instant now) {
-        return sends.submit(held(claim, utc(now), attempts))
-                .onFailure().recoverWithUni(batchFailure -> settle(MARK_SENT, claim, utc(now), attempts));
+    public Uni<Boolean> markSent(ClaimedReminder claim, Attempt attempt, Instant now) {
+        Tuple parameters = attempt.appendTo(held(claim, utc(now)));
+        return sends.submit(parameters)
+                .onFailure().recoverWithUni(batchFailure -> settle(MARK_SENT, parameters));
     }
 
-    public Uni<Boolean> markFailed(ClaimedReminder claim, int attempts, String error, Instant now) {
-        return settle("UPDATE reminders SET state = 'failed', attempts = $5, last_error = $6, lease_until = NULL,"
-                + " updated_at = $4" + HELD, claim, utc(now), attempts, error);
+    /** Failed for good after this attempt; the error may say more than the attempt's own (how many were made). */
+    public Uni<Boolean> markFailed(ClaimedReminder claim, Attempt attempt, String error, Instant now) {
+        return settle(MARK_FAILED, attempt.appendTo(held(claim, utc(now))).addValue(error));
     }
 
     public Uni<Boolean> markExpired(ClaimedReminder claim, Instant now) {
-        return settle("UPDATE reminders SET state = 'expired', lease_until = NULL, updated_at = $4" + HELD,
-                claim, utc(now));
+        return settle(MARK_EXPIRED, held(claim, utc(now)));
     }
 
     /** A failed attempt whose retry stays with this instance; the claim is kept. */
-    public Uni<Boolean> recordAttempt(ClaimedReminder claim, int attempts, String error, Instant now) {
-        return settle("UPDATE reminders SET attempts = $5, last_error = $6, takeovers = 0, updated_at = $4" + HELD,
-                claim, utc(now), attempts, error);
+    public Uni<Boolean> recordAttempt(ClaimedReminder claim, Attempt attempt, Instant now) {
+        return settle(RECORD_ATTEMPT, attempt.appendTo(held(claim, utc(now))));
     }
 
     /** The retry is on the queue under a new hand-off number; the row waits for it as handed_off. */
-    public Uni<Boolean> handBack(ClaimedReminder claim, int attempts, String error, int handoff, String messageId,
-            Instant now) {
-        return settle("UPDATE reminders SET state = 'handed_off', attempts = $5, last_error = $6, handoff = $7,"
-                        + " message_id = $8, lease_until = NULL, takeovers = 0, updated_at = $4" + HELD,
-                claim, utc(now), attempts, error, handoff, messageId);
+    public Uni<Boolean> handBack(ClaimedReminder claim, Attempt attempt, int handoff, String messageId, Instant now) {
+        return settle(HAND_BACK, attempt.appendTo(held(claim, utc(now))).addValue(handoff).addValue(messageId));
     }
 
     /**
      * The retry could not be put on the queue: the claim is kept but shortened to the retry time, so the
      * reconciler delivers it again once the lease has run out.
      */
-    public Uni<Boolean> retryAfterLease(ClaimedReminder claim, int attempts, String error, Instant retryAt,
-            Instant now) {
-        return settle("UPDATE reminders SET attempts = $5, last_error = $6, lease_until = $7, takeovers = 0,"
-                + " updated_at = $4" + HELD,
-                claim, utc(now), attempts, error, utc(retryAt));
+    public Uni<Boolean> retryAfterLease(ClaimedReminder claim, Attempt attempt, Instant retryAt, Instant now) {
+        return settle(RETRY_AFTER_LEASE, attempt.appendTo(held(claim, utc(now))).addValue(utc(retryAt)));
     }
 
     /** Shutdown gave the claim up; the reminder is back on the queue under a new hand-off number. */
@@ -164,7 +196,11 @@ public class ClaimRepository {
     }
 
     private Uni<Boolean> settle(String sql, ClaimedReminder claim, Object... values) {
-        return pool.preparedQuery(sql).execute(held(claim, values)).map(RowSet::rowCount).map(count -> count == 1);
+        return settle(sql, held(claim, values));
+    }
+
+    private Uni<Boolean> settle(String sql, Tuple parameters) {
+        return pool.preparedQuery(sql).execute(parameters).map(RowSet::rowCount).map(count -> count == 1);
     }
 
     /** The parameters of a settling write: the claim it holds ($1–$3), then the write's own values. */

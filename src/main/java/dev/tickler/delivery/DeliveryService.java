@@ -29,6 +29,9 @@ import dev.tickler.publish.ReminderPublisher;
 import dev.tickler.publish.Via;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.time.Pause;
+import dev.tickler.timeline.EventType;
+import dev.tickler.timeline.Timeline;
+import dev.tickler.timeline.TimelineEvent;
 
 /**
  * SPEC §4–§5 after the transport: claim a message's reminder in one atomic UPDATE, then deliver it to the notifier
@@ -68,6 +71,7 @@ public class DeliveryService {
     private final ClaimRepository claims;
     private final NotifierClient notifier;
     private final ReminderPublisher publisher;
+    private final Timeline timeline;
     private final Clock clock;
     private final Pause pause;
     private final MeterRegistry registry;
@@ -82,9 +86,10 @@ public class DeliveryService {
     private final Map<Long, ClaimedReminder> held = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
-    public DeliveryService(ClaimRepository claims, NotifierClient notifier, ReminderPublisher publisher, Clock clock,
-            Pause pause, Vertx vertx, MeterRegistry registry, TicklerConfig config) {
+    public DeliveryService(ClaimRepository claims, NotifierClient notifier, ReminderPublisher publisher,
+            Timeline timeline, Clock clock, Pause pause, Vertx vertx, MeterRegistry registry, TicklerConfig config) {
         this.claims = claims;
+        this.timeline = timeline;
         this.notifier = notifier;
         this.publisher = publisher;
         this.clock = clock;
@@ -129,7 +134,7 @@ public class DeliveryService {
      * Claims the message's reminder and starts its delivery. Fails only when Postgres cannot be asked, so the
      * caller can make the queue deliver the message again.
      */
-    public Uni<Acceptance> accept(ReminderMessage message) {
+    public Uni<Acceptance> accept(ReminderMessage message, Transport transport) {
         if (!accepting) {
             return Uni.createFrom().item(new Acceptance.Refused("shutting down"));
         }
@@ -137,7 +142,8 @@ public class DeliveryService {
             return Uni.createFrom().item(new Acceptance.Refused("backlog of " + held.size() + " deliveries is full"));
         }
         Instant now = now();
-        return detached(claims.claim(message.reminderId(), message.version(), now, now.plus(config.lease()))
+        return detached(claims.claim(message.reminderId(), message.version(), now, now.plus(config.lease()),
+                        transport.wireName())
                 .chain(claimed -> claimed.isPresent()
                         ? Uni.createFrom().item(startDelivery(claimed.get()))
                         : whyNotClaimed(message).map(Acceptance.NotClaimed::new)));
@@ -148,10 +154,10 @@ public class DeliveryService {
      * tickler.reconcile.max-takeovers times without ever settling is failed instead (the poison guard); empty when
      * nothing was claimed.
      */
-    public Uni<Optional<Acceptance.Claimed>> takeOver(ReminderMessage message) {
+    public Uni<Optional<Acceptance.Claimed>> takeOver(ReminderMessage message, TakeOverReason reason) {
         Instant now = now();
         return detached(claims.takeOver(message.reminderId(), message.version(), now, now.plus(config.lease()),
-                        maxTakeovers)
+                        maxTakeovers, reason.wireName())
                 .chain(claimed -> claimed.isPresent()
                         ? Uni.createFrom().item(Optional.of(startDelivery(claimed.get())))
                         : giveUpIfPoisoned(message, now).replaceWith(Optional.<Acceptance.Claimed>empty())));
@@ -200,6 +206,7 @@ public class DeliveryService {
         return new Acceptance.Claimed(claim, settled);
     }
 
+    /** Counts the reason, and writes it to the reminder's timeline when there is such a reminder. */
     private Uni<Ignored> whyNotClaimed(ReminderMessage message) {
         return claims.stateOf(message.reminderId()).map(row -> {
             Ignored reason;
@@ -214,7 +221,9 @@ public class DeliveryService {
             }
             ignoredPushes.get(reason).increment();
             return reason;
-        });
+        }).call(reason -> reason == Ignored.UNKNOWN ? Uni.createFrom().voidItem()
+                : timeline.append(new TimelineEvent(message.reminderId(), now(), EventType.IGNORED,
+                        Map.of("reason", reason.label(), "version", message.version()))));
     }
 
     /** One notifier attempt for a held claim, then whatever SPEC §5 says comes next. */
@@ -228,24 +237,26 @@ public class DeliveryService {
     private Uni<Void> settle(ClaimedReminder claim, NotifierOutcome outcome) {
         int attempts = claim.attempts() + 1;
         if (outcome instanceof NotifierOutcome.Delivered) {
-            return settleWith(claim, () -> claims.markSent(claim, attempts, now()))
+            return settleWith(claim, () -> claims.markSent(claim, new Attempt(attempts, outcome, null, now()), now()))
                     .invoke(() -> sideEffect(claim, () -> recordDispatchLag(claim.fireAt())));
         }
         if (outcome instanceof NotifierOutcome.Permanent permanent) {
-            return settleWith(claim, () -> claims.markFailed(claim, attempts, permanent.error(), now()));
+            return settleWith(claim, () -> claims.markFailed(claim,
+                    new Attempt(attempts, outcome, permanent.error(), now()), permanent.error(), now()));
         }
         NotifierOutcome.Retryable retryable = (NotifierOutcome.Retryable) outcome;
+        Attempt attempt = new Attempt(attempts, outcome, retryable.error(), now());
         if (attempts >= maxAttempts) {
-            return settleWith(claim, () -> claims.markFailed(claim, attempts,
+            return settleWith(claim, () -> claims.markFailed(claim, attempt,
                     retryable.error() + " (after " + attempts + " attempts)", now()));
         }
         Duration wait = retryable.retryAfter() != null ? retryable.retryAfter() : retryPolicy.backoffAfter(attempts);
         if (wait.compareTo(config.inlineRetryMax()) <= 0) {
-            return persistently(claim, () -> claims.recordAttempt(claim, attempts, retryable.error(), now()))
+            return persistently(claim, () -> claims.recordAttempt(claim, attempt, now()))
                     .chain(kept -> kept ? pause.of(wait).chain(() -> attempt(claim.withAttempts(attempts)))
                             : Uni.createFrom().voidItem().invoke(() -> logLostClaim(claim, false)));
         }
-        return handBack(claim, attempts, retryable.error(), wait);
+        return handBack(claim, attempt, wait);
     }
 
     /** A settling write that ends this instance's part: made persistently, its loss logged. */
@@ -295,16 +306,16 @@ public class DeliveryService {
      * number, so an instance scaled to zero meanwhile loses nothing. If the queue cannot take it, the claim's lease
      * is cut to the retry time and the reconciler delivers it.
      */
-    private Uni<Void> handBack(ClaimedReminder claim, int attempts, String error, Duration wait) {
+    private Uni<Void> handBack(ClaimedReminder claim, Attempt attempt, Duration wait) {
         Duration delay = wait.compareTo(ReminderPublisher.QUEUE_CEILING) > 0 ? ReminderPublisher.QUEUE_CEILING : wait;
         return republish(claim, now().plus(delay), Via.RETRY)
                 .chain(messageId -> persistently(claim,
-                        () -> claims.handBack(claim, attempts, error, claim.handoff() + 1, messageId, now())))
+                        () -> claims.handBack(claim, attempt, claim.handoff() + 1, messageId, now())))
                 .onFailure().recoverWithUni(publishFailure -> {
                     LOG.warnf("retry of reminder %d could not be put on the queue (%s); it waits for its lease to end",
                             claim.id(), publishFailure.getMessage());
                     return persistently(claim,
-                            () -> claims.retryAfterLease(claim, attempts, error, now().plus(wait), now()));
+                            () -> claims.retryAfterLease(claim, attempt, now().plus(wait), now()));
                 })
                 .invoke(settled -> logLostClaim(claim, settled))
                 .replaceWithVoid();

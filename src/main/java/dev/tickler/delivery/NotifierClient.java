@@ -58,39 +58,47 @@ public class NotifierClient {
 
     Uni<NotifierOutcome> send(ClaimedReminder claim) {
         if (api.isEmpty()) {
-            return Uni.createFrom().item(new NotifierOutcome.Retryable("tickler.notify.url is not set", null, false));
+            return Uni.createFrom().item(new NotifierOutcome.Retryable(null, false, "tickler.notify.url is not set",
+                    null, false, 0));
         }
         NotificationPayload payload = NotificationPayload.of(claim);
+        long started = System.nanoTime();
         return guard.get(() -> api.get().send(claim.sendKey(), payload))
-                .map(this::classify)
-                .onFailure().recoverWithItem(this::classifyFailure);
+                .map(response -> classify(response, millisSince(started)))
+                .onFailure().recoverWithItem(failure -> classifyFailure(failure, millisSince(started)));
     }
 
-    private NotifierOutcome classify(Response response) {
+    private NotifierOutcome classify(Response response, long latencyMillis) {
         int status = response.getStatus();
         response.close();
         count(status / 100 + "xx");
         if (status >= 200 && status < 300) {
-            return new NotifierOutcome.Delivered(status);
+            return new NotifierOutcome.Delivered(status, latencyMillis);
         }
         if (status == 429) {
             rateLimited.increment();
-            return new NotifierOutcome.Retryable("HTTP 429", RetryAfter.parse(response.getHeaderString("Retry-After")), true);
+            return new NotifierOutcome.Retryable(status, false, "HTTP 429",
+                    RetryAfter.parse(response.getHeaderString("Retry-After")), true, latencyMillis);
         }
         if (status == 408 || status >= 500) {
-            return new NotifierOutcome.Retryable("HTTP " + status, null, false);
+            return new NotifierOutcome.Retryable(status, false, "HTTP " + status, null, false, latencyMillis);
         }
-        return new NotifierOutcome.Permanent("HTTP " + status);
+        return new NotifierOutcome.Permanent(status, "HTTP " + status, latencyMillis);
     }
 
-    private NotifierOutcome classifyFailure(Throwable failure) {
+    private NotifierOutcome classifyFailure(Throwable failure, long latencyMillis) {
         if (failure instanceof TimeoutException) {
             count("timeout");
-            return new NotifierOutcome.Retryable("no answer within " + timeout, null, false);
+            return new NotifierOutcome.Retryable(null, true, "no answer within " + timeout, null, false, latencyMillis);
         }
         count("error");
         String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
-        return new NotifierOutcome.Retryable("connection failed: " + message, null, false);
+        return new NotifierOutcome.Retryable(null, false, "connection failed: " + message, null, false,
+                latencyMillis);
+    }
+
+    private static long millisSince(long startedNanos) {
+        return (System.nanoTime() - startedNanos) / 1_000_000;
     }
 
     private void count(String statusClass) {

@@ -2,18 +2,42 @@ package dev.tickler.delivery;
 
 import java.time.Duration;
 
-/** How one notifier call ended, in the terms of SPEC §5. */
+/** How one notifier call ended, in the terms of SPEC §5, and how long the provider took. */
 sealed interface NotifierOutcome {
 
+    /** For the timeline: the HTTP status as a JSON number, or "timeout" / "connection" as a JSON string. */
+    String statusJson();
+
+    long latencyMillis();
+
     /** 2xx. */
-    record Delivered(int status) implements NotifierOutcome {
+    record Delivered(int status, long latencyMillis) implements NotifierOutcome {
+
+        @Override
+        public String statusJson() {
+            return Integer.toString(status);
+        }
     }
 
-    /** 429, 408, 5xx, timeout or connection error; retryAfter is the notifier's own wait when it gave one. */
-    record Retryable(String error, Duration retryAfter, boolean rateLimited) implements NotifierOutcome {
+    /**
+     * 429, 408, 5xx, timeout or connection error; retryAfter is the notifier's own wait when it gave one. The status
+     * is the HTTP status, or null when no answer came (then {@code timedOut} tells which).
+     */
+    record Retryable(Integer status, boolean timedOut, String error, Duration retryAfter, boolean rateLimited,
+            long latencyMillis) implements NotifierOutcome {
+
+        @Override
+        public String statusJson() {
+            return status != null ? status.toString() : timedOut ? "\"timeout\"" : "\"connection\"";
+        }
     }
 
     /** Any other status: retrying cannot help. */
-    record Permanent(String error) implements NotifierOutcome {
+    record Permanent(int status, String error, long latencyMillis) implements NotifierOutcome {
+
+        @Override
+        public String statusJson() {
+            return Integer.toString(status);
+        }
     }
 }

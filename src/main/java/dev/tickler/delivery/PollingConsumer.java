@@ -99,7 +99,7 @@ public class PollingConsumer {
                     queue, e.getMessage());
             return ack(queue, item);
         }
-        return delivery.accept(message)
+        return delivery.accept(message, Transport.POLL)
                 .chain(acceptance -> {
                     if (acceptance instanceof Acceptance.Claimed claimed) {
                         return claimed.settled().chain(() -> ack(queue, item));

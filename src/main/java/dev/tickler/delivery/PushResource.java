@@ -71,7 +71,7 @@ public class PushResource {
         } catch (PushMessages.Unreadable e) {
             return Uni.createFrom().item(problems.toResponse(Problem.of(ProblemType.UNREADABLE_MESSAGE, e.getMessage())));
         }
-        return delivery.accept(message)
+        return delivery.accept(message, Transport.PUSH)
                 .map(this::answer)
                 .onFailure().recoverWithItem(failure -> {
                     LOG.warnf("push for reminder %d not claimed, Postgres did not answer: %s", message.reminderId(),

@@ -3,6 +3,7 @@ package dev.tickler.publish;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -13,6 +14,9 @@ import io.smallrye.mutiny.Uni;
 
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.infrai.InfraiClient;
+import dev.tickler.timeline.EventType;
+import dev.tickler.timeline.Timeline;
+import dev.tickler.timeline.TimelineEvent;
 
 /**
  * The one place that puts a reminder on Infrai's queue (SPEC §1): the message with its ids, its publish key, the
@@ -26,11 +30,13 @@ public class ReminderPublisher {
     public static final Duration QUEUE_CEILING = Duration.ofSeconds(InfraiClient.MAX_DELAY_SECONDS);
 
     private final InfraiClient infrai;
+    private final Timeline timeline;
     private final Clock clock;
     private final int concurrency;
 
-    public ReminderPublisher(InfraiClient infrai, Clock clock, TicklerConfig config) {
+    public ReminderPublisher(InfraiClient infrai, Timeline timeline, Clock clock, TicklerConfig config) {
         this.infrai = infrai;
+        this.timeline = timeline;
         this.clock = clock;
         this.concurrency = config.infrai().publishConcurrency();
     }
@@ -49,11 +55,31 @@ public class ReminderPublisher {
         return delaySeconds(dueAt, clock.instant()) <= InfraiClient.MAX_DELAY_SECONDS;
     }
 
-    /** One publication's outcome among many: the message id, or null when the queue did not take it. */
-    public record Published(Publication publication, String messageId, Throwable failure) {
+    /**
+     * One publication's outcome among many: the message id, or null when the queue did not take it. {@code sentAt}
+     * is when it went to the queue, before anything the message causes.
+     */
+    public record Published(Publication publication, Instant sentAt, long delaySeconds, String messageId,
+            Throwable failure) {
 
         public boolean succeeded() {
             return messageId != null;
+        }
+
+        /** The timeline's published or publish_failed event (SPEC §12). */
+        TimelineEvent event() {
+            Map<String, Object> detail = new LinkedHashMap<>();
+            if (succeeded()) {
+                detail.put("message_id", messageId);
+                detail.put("delay_seconds", delaySeconds);
+                detail.put("publish_key", publication.publishKey());
+            } else {
+                detail.put("error", failure.getMessage() == null ? failure.getClass().getSimpleName()
+                        : failure.getMessage());
+            }
+            detail.put("via", publication.via().wireName());
+            return new TimelineEvent(publication.reminderId(), sentAt,
+                    succeeded() ? EventType.PUBLISHED : EventType.PUBLISH_FAILED, detail);
         }
     }
 
@@ -66,25 +92,33 @@ public class ReminderPublisher {
             return Uni.createFrom().item(List.of());
         }
         return Multi.createFrom().range(0, publications.size())
-                .onItem().transformToUni(index -> publish(publications.get(index))
-                        .map(messageId -> Map.entry(index, new Published(publications.get(index), messageId, null)))
-                        .onFailure().recoverWithItem(failure -> Map.entry(index,
-                                new Published(publications.get(index), null, failure))))
+                .onItem().transformToUni(index -> send(publications.get(index)).map(outcome -> Map.entry(index, outcome)))
                 .merge(concurrency)
                 .collect().asList()
                 .map(outcomes -> {
                     Published[] inOrder = new Published[publications.size()];
                     outcomes.forEach(outcome -> inOrder[outcome.getKey()] = outcome.getValue());
                     return List.of(inOrder);
-                });
+                })
+                .call(outcomes -> timeline.append(outcomes.stream().map(Published::event).toList()));
     }
 
     /**
      * Publishes and answers the message id; a repeated publish key answers the first message's id. A due time beyond
-     * the queue's ceiling is refused by the adapter, never rounded.
+     * the queue's ceiling is refused by the adapter, never rounded. Either way the reminder's timeline says so.
      */
     public Uni<String> publish(Publication publication) {
-        return infrai.publish(infrai.queueFor(publication.channel()), publication.message(),
-                delaySeconds(publication.dueAt(), clock.instant()), publication.publishKey());
+        return send(publication).call(outcome -> timeline.append(outcome.event()))
+                .chain(outcome -> outcome.succeeded() ? Uni.createFrom().item(outcome.messageId())
+                        : Uni.createFrom().failure(outcome.failure()));
+    }
+
+    private Uni<Published> send(Publication publication) {
+        Instant sentAt = clock.instant();
+        long delay = delaySeconds(publication.dueAt(), sentAt);
+        return Uni.createFrom().deferred(() -> infrai.publish(infrai.queueFor(publication.channel()),
+                        publication.message(), delay, publication.publishKey()))
+                .map(messageId -> new Published(publication, sentAt, delay, messageId, null))
+                .onFailure().recoverWithItem(failure -> new Published(publication, sentAt, delay, null, failure));
     }
 }

@@ -1,6 +1,7 @@
 package dev.tickler.reminder;
 
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -24,6 +25,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.db.PipelinedStatement;
 import dev.tickler.db.StatementBatcher;
+import dev.tickler.timeline.EventType;
+import dev.tickler.timeline.TimelineSql.Event;
 
 /**
  * The writes of a registration, on the hot path of every campaign: an idempotent insert (one statement that either
@@ -34,9 +37,11 @@ import dev.tickler.db.StatementBatcher;
 @ApplicationScoped
 public class RegistrationStore {
 
-    static final String INSERT = "INSERT INTO reminders (user_id, channel, template, fire_at, tz, data, expires_at,"
-            + " created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)"
-            + " ON CONFLICT (user_id, template, fire_at) DO NOTHING RETURNING " + ReminderRow.COLUMNS;
+    /** The registered event names the key that registered it ($9). */
+    static final String INSERT = recording("INSERT INTO reminders (user_id, channel, template, fire_at, tz, data,"
+            + " expires_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)"
+            + " ON CONFLICT (user_id, template, fire_at) DO NOTHING RETURNING " + ReminderRow.COLUMNS,
+            Event.of("$8", EventType.REGISTERED, "'by'", "$9::text"));
 
     private static final String FIND_BY_KEY = "SELECT " + ReminderRow.COLUMNS
             + " FROM reminders WHERE user_id = $1 AND template = $2 AND fire_at = $3";
@@ -49,11 +54,12 @@ public class RegistrationStore {
             + " RETURNING " + ReminderRow.COLUMNS;
 
     /** A batch registration's rows in one statement, in the order given; a key taken, or repeated, inserts nothing. */
-    private static final String INSERT_ALL = "INSERT INTO reminders (user_id, channel, template, fire_at, tz, data,"
-            + " expires_at, created_at, updated_at)"
+    private static final String INSERT_ALL = recording("INSERT INTO reminders (user_id, channel, template, fire_at,"
+            + " tz, data, expires_at, created_at, updated_at)"
             + " SELECT u, c, t, f, z, d::jsonb, e, $8, $8 FROM unnest($1::text[], $2::text[], $3::text[],"
             + " $4::timestamptz[], $5::text[], $6::text[], $7::timestamptz[]) WITH ORDINALITY AS i(u, c, t, f, z, d, e, n)"
-            + " ORDER BY n ON CONFLICT (user_id, template, fire_at) DO NOTHING RETURNING " + ReminderRow.COLUMNS;
+            + " ORDER BY n ON CONFLICT (user_id, template, fire_at) DO NOTHING RETURNING " + ReminderRow.COLUMNS,
+            Event.of("$8", EventType.REGISTERED, "'by'", "$9::text"));
 
     /** The rows of many natural keys, each found through the unique index. */
     private static final String FIND_ALL_BY_KEY = "SELECT " + prefixed("r.") + " FROM reminders r"
@@ -83,13 +89,13 @@ public class RegistrationStore {
      * The new reminder's row, or empty when (user_id, template, fire_at) is already registered. Should its batch
      * fail, the insert is tried once more on its own, so one bad write does not fail its neighbours.
      */
-    public Uni<Optional<ReminderRow>> insert(NewReminder reminder, Instant now) {
+    public Uni<Optional<ReminderRow>> insert(NewReminder reminder, String by, Instant now) {
         Tuple values = Tuple.tuple().addString(reminder.userId()).addString(reminder.channel().wireName())
                 .addString(reminder.template()).addOffsetDateTime(utc(reminder.fireAt())).addString(reminder.tz())
                 .addJsonObject(new JsonObject(reminder.data()))
                 .addOffsetDateTime(reminder.expiresAfter() == null ? null
                         : utc(reminder.fireAt().plus(reminder.expiresAfter())))
-                .addOffsetDateTime(utc(now));
+                .addOffsetDateTime(utc(now)).addString(by);
         return inserts.submit(values)
                 .onFailure().recoverWithUni(batchFailure -> pool.preparedQuery(INSERT).execute(values)
                         .map(RegistrationStore::rowIn));
@@ -115,7 +121,7 @@ public class RegistrationStore {
      * created it. A key registered before, or repeated in the list, answers the existing row; within the list the
      * first copy creates it.
      */
-    public Uni<List<Registration>> insertAll(List<NewReminder> reminders, Instant now) {
+    public Uni<List<Registration>> insertAll(List<NewReminder> reminders, String by, Instant now) {
         // in natural-key order, as concurrent batches take the unique index's locks; the first copy first
         List<NewReminder> ordered = reminders.stream().sorted(NATURAL_KEY_ORDER).toList();
         int size = ordered.size();
@@ -139,7 +145,7 @@ public class RegistrationStore {
         return pool.preparedQuery(INSERT_ALL)
                 .execute(Tuple.tuple().addArrayOfString(users).addArrayOfString(channels).addArrayOfString(templates)
                         .addArrayOfOffsetDateTime(fireAts).addArrayOfString(zones).addArrayOfString(data)
-                        .addArrayOfOffsetDateTime(expiries).addOffsetDateTime(utc(now)))
+                        .addArrayOfOffsetDateTime(expiries).addOffsetDateTime(utc(now)).addString(by))
                 .chain(inserted -> {
                     Map<NaturalKey, ReminderRow> created = byKey(inserted);
                     List<NewReminder> notCreated = reminders.stream()

@@ -9,9 +9,21 @@ import io.quarkus.hibernate.reactive.panache.PanacheRepositoryBase;
 import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+
+import dev.tickler.timeline.Timeline;
+import dev.tickler.timeline.TimelineEvent;
 
 @ApplicationScoped
 public class ReminderRepository implements PanacheRepositoryBase<Reminder, Long> {
+
+    /** Writes a change's timeline event in the change's own transaction (SPEC §12). */
+    public Uni<Void> appendEvent(TimelineEvent event) {
+        return getSession().chain(session -> session.createNativeQuery(Timeline.APPEND_ONE_NATIVE)
+                .setParameter(1, event.reminderId()).setParameter(2, event.at())
+                .setParameter(3, event.type().wireName()).setParameter(4, new JsonObject(event.detail()).encode())
+                .executeUpdate()).replaceWithVoid();
+    }
 
     /** Locks the row until the transaction ends, so a change and a claim never interleave. */
     public Uni<Reminder> findByIdForUpdate(long id) {

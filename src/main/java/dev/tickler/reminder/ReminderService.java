@@ -7,10 +7,11 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Consumer;
+import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -21,6 +22,8 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
 
 import dev.tickler.publish.Via;
+import dev.tickler.timeline.EventType;
+import dev.tickler.timeline.TimelineEvent;
 import dev.tickler.problem.ProblemException;
 
 /** The registration API's rules (SPEC §2, §3): each change commits first, then hands off under the creation rule. */
@@ -49,8 +52,8 @@ public class ReminderService {
      * Creates the reminder, or answers the one already registered for the same (user_id, template, fire_at): one
      * statement decides which, even when identical registrations race.
      */
-    public Uni<Registration> register(NewReminder request) {
-        return store.insert(request, now()).chain(created -> created.isPresent()
+    public Uni<Registration> register(NewReminder request, String by) {
+        return store.insert(request, by, now()).chain(created -> created.isPresent()
                 ? handOff.handOffIfDue(created.get(), Via.API).map(row -> new Registration(row, true))
                 : store.findByNaturalKey(request.userId(), request.template(), request.fireAt())
                         .map(existing -> new Registration(existing, false)));
@@ -60,11 +63,11 @@ public class ReminderService {
      * Registers many at once (SPEC §17): each as a single registration would be, answered in the order given; the
      * hand-offs are published together with bounded concurrency.
      */
-    public Uni<List<Registration>> registerAll(List<NewReminder> requests) {
+    public Uni<List<Registration>> registerAll(List<NewReminder> requests, String by) {
         if (requests.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return store.insertAll(requests, now()).chain(registrations -> handOff.handOffAllDue(registrations.stream()
+        return store.insertAll(requests, by, now()).chain(registrations -> handOff.handOffAllDue(registrations.stream()
                         .filter(Registration::created).map(Registration::reminder).toList(), Via.API)
                 .map(handedOff -> {
                     Map<Long, ReminderRow> byId = new HashMap<>();
@@ -89,12 +92,13 @@ public class ReminderService {
     }
 
     /** PATCH: a new version with new timing or data, handed off again; the old queue message becomes stale. */
-    public Uni<ReminderRow> reschedule(long id, ReminderChange change) {
+    public Uni<ReminderRow> reschedule(long id, ReminderChange change, String by) {
         return changeLocked(id, reminder -> {
             if (!RESCHEDULABLE.contains(reminder.state)) {
                 throw ProblemException.conflict("reminder " + id + " is " + reminder.state.wireName()
                         + "; only pending, handed_off or failed reminders can be changed");
             }
+            Instant from = reminder.fireAt;
             applyChange(reminder, change);
             reminder.version++;
             reminder.handoff = 0;
@@ -104,6 +108,8 @@ public class ReminderService {
             reminder.leaseUntil = null;
             reminder.takeovers = 0;
             reminder.state = ReminderState.PENDING;
+            return event(reminder, EventType.RESCHEDULED, "from", from, "to", reminder.fireAt,
+                    "version", reminder.version, "by", by);
         })
                 .onFailure(ReminderService::isUniqueViolation).transform(e -> ProblemException.conflict(
                         "another reminder of this user and template already fires at that time"))
@@ -111,10 +117,10 @@ public class ReminderService {
     }
 
     /** DELETE: cancelled, with a new version so any message still on the queue is stale. Idempotent. */
-    public Uni<ReminderRow> cancel(long id) {
+    public Uni<ReminderRow> cancel(long id, String by) {
         return changeLocked(id, reminder -> {
             if (reminder.state == ReminderState.CANCELLED) {
-                return;
+                return null;
             }
             if (FINISHED_OR_IN_FLIGHT.contains(reminder.state)) {
                 throw ProblemException.conflict("reminder " + id + " is " + reminder.state.wireName()
@@ -124,11 +130,12 @@ public class ReminderService {
             reminder.version++;
             reminder.state = ReminderState.CANCELLED;
             reminder.leaseUntil = null;
+            return event(reminder, EventType.CANCELLED, "by", by);
         });
     }
 
     /** A failed reminder goes round again: same version (same send key), next hand-off number, attempts reset. */
-    public Uni<ReminderRow> redrive(long id) {
+    public Uni<ReminderRow> redrive(long id, String by) {
         return changeLocked(id, reminder -> {
             if (reminder.state != ReminderState.FAILED) {
                 throw ProblemException.conflict("reminder " + id + " is " + reminder.state.wireName()
@@ -140,23 +147,36 @@ public class ReminderService {
             reminder.lastError = null;
             reminder.messageId = null;
             reminder.state = ReminderState.PENDING;
+            return event(reminder, EventType.REDRIVEN, "by", by);
         }).chain(row -> handOff.handOffIfDue(row, Via.REDRIVE));
     }
 
-    /** Loads the row under a lock, applies the change, and commits it before anything talks to the queue. */
-    private Uni<ReminderRow> changeLocked(long id, Consumer<Reminder> change) {
+    /**
+     * Loads the row under a lock, applies the change, and commits it with its timeline event before anything talks
+     * to the queue. A change that answers no event changed nothing (a repeated cancel).
+     */
+    private Uni<ReminderRow> changeLocked(long id, Function<Reminder, TimelineEvent> change) {
         return Panache.withTransaction(() -> repository.findByIdForUpdate(id)
                 .onItem().ifNull().failWith(() -> notFound(id))
-                .invoke(reminder -> {
-                    int versionBefore = reminder.version;
-                    int handoffBefore = reminder.handoff;
-                    change.accept(reminder);
-                    // every real change bumps the version or the hand-off number; a repeated cancel bumps neither
-                    if (reminder.version != versionBefore || reminder.handoff != handoffBefore) {
-                        reminder.updatedAt = now();
+                .call(reminder -> {
+                    TimelineEvent event = change.apply(reminder);
+                    if (event == null) {
+                        return Uni.createFrom().voidItem();
                     }
+                    reminder.updatedAt = event.at();
+                    return repository.appendEvent(event);
                 })
                 .map(Reminder::toRow));
+    }
+
+    /** The event of a change made now; details from name, value pairs. */
+    private TimelineEvent event(Reminder reminder, EventType type, Object... namesAndValues) {
+        Map<String, Object> detail = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            Object value = namesAndValues[i + 1];
+            detail.put((String) namesAndValues[i], value instanceof Instant instant ? instant.toString() : value);
+        }
+        return new TimelineEvent(reminder.id, now(), type, detail);
     }
 
     /** Checks the whole change against the stored row first, so a refused PATCH writes nothing. */

@@ -2,6 +2,7 @@ package dev.tickler.sweep;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,7 +18,10 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
+import dev.tickler.delivery.TakeOverReason;
 import dev.tickler.publish.ReminderMessage;
+import dev.tickler.timeline.EventType;
+import dev.tickler.timeline.TimelineSql.Event;
 
 /**
  * The sweep's SQL. Batches are claimed with FOR UPDATE SKIP LOCKED, so sweeps on many instances share the work
@@ -25,6 +29,10 @@ import dev.tickler.publish.ReminderMessage;
  */
 @ApplicationScoped
 public class SweepRepository {
+
+    /** A reminder the reconciler takes over, and why. */
+    public record Overdue(ReminderMessage message, TakeOverReason reason) {
+    }
 
     /** A parked reminder inside the window, with what its publish needs. */
     public record Parked(long id, int version, int handoff, String channel, Instant fireAt) {
@@ -35,21 +43,29 @@ public class SweepRepository {
             + " WHERE state = 'pending' AND fire_at <= $1 ORDER BY fire_at LIMIT $2 FOR UPDATE SKIP LOCKED";
 
     /** Two small partial indexes answer it (handed_off by fire_at, delivering by lease): cheap when all is well. */
-    static final String OVERDUE = "SELECT id, version FROM reminders"
+    static final String OVERDUE = "SELECT id, version, state FROM reminders"
             + " WHERE (state = 'handed_off' AND fire_at < $1 AND updated_at < $1)"
             + " OR (state = 'delivering' AND lease_until < $2)"
             + " ORDER BY id LIMIT $3";
 
-    static final String EXPIRE_WAITING = "UPDATE reminders SET state = 'expired', updated_at = $1"
-            + " WHERE expires_at IS NOT NULL AND expires_at < $1 AND state IN ('pending', 'handed_off')";
+    static final String EXPIRE_WAITING = recording("UPDATE reminders SET state = 'expired', updated_at = $1"
+            + " WHERE expires_at IS NOT NULL AND expires_at < $1 AND state IN ('pending', 'handed_off') RETURNING id",
+            Event.of("$1", EventType.EXPIRED));
 
     /** Finished reminders past their retention, oldest change first, a bounded batch in one short transaction. */
-    static final String DELETE_FINISHED = "DELETE FROM reminders WHERE id IN (SELECT id FROM reminders"
+    static final String DELETE_FINISHED = withTheirEvents("DELETE FROM reminders WHERE id IN (SELECT id FROM reminders"
             + " WHERE state IN ('sent', 'cancelled', 'expired', 'skipped') AND updated_at < $1"
-            + " ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)";
+            + " ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING id");
 
-    static final String DELETE_FAILED = "DELETE FROM reminders WHERE id IN (SELECT id FROM reminders"
-            + " WHERE state = 'failed' AND updated_at < $1 ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)";
+    static final String DELETE_FAILED = withTheirEvents("DELETE FROM reminders WHERE id IN (SELECT id FROM reminders"
+            + " WHERE state = 'failed' AND updated_at < $1 ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)"
+            + " RETURNING id");
+
+    /** A reminder's timeline goes with it (SPEC §17); answers one row per reminder deleted. */
+    private static String withTheirEvents(String deleteReminders) {
+        return "WITH gone AS (" + deleteReminders + "), events AS (DELETE FROM reminder_events e USING gone"
+                + " WHERE e.reminder_id = gone.id) SELECT id FROM gone";
+    }
 
     private static final String NOT_DURABLE = "SET LOCAL synchronous_commit = off";
 
@@ -90,13 +106,15 @@ public class SweepRepository {
      * Reminders to deliver again: handed off, overdue by the grace and not handed back within it, or delivering
      * with a lease that ran out (the instance that claimed them died).
      */
-    public Uni<List<ReminderMessage>> overdue(Instant overdueBefore, Instant now, int limit) {
+    public Uni<List<Overdue>> overdue(Instant overdueBefore, Instant now, int limit) {
         return pool.preparedQuery(OVERDUE)
                 .execute(Tuple.of(utc(overdueBefore), utc(now), limit))
                 .map(rows -> {
-                    List<ReminderMessage> overdue = new ArrayList<>();
+                    List<Overdue> overdue = new ArrayList<>();
                     for (Row row : rows) {
-                        overdue.add(new ReminderMessage(row.getLong("id"), row.getInteger("version")));
+                        overdue.add(new Overdue(new ReminderMessage(row.getLong("id"), row.getInteger("version")),
+                                row.getString("state").equals("delivering")
+                                        ? TakeOverReason.LEASE_EXPIRED : TakeOverReason.PUSH_OVERDUE));
                     }
                     return overdue;
                 });

@@ -197,7 +197,7 @@ public class SweepService {
         Instant now = now();
         return repository.overdue(now.minus(config.grace()), now, config.batchSize())
                 .chain(overdue -> Multi.createFrom().iterable(overdue)
-                        .onItem().transformToUni(delivery::takeOver)
+                        .onItem().transformToUni(taken -> delivery.takeOver(taken.message(), taken.reason()))
                         .merge(TAKE_OVERS_IN_FLIGHT)
                         .onItem().transformToUni(claimed -> {
                             if (claimed.isPresent()) {

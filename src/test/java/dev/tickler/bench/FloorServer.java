@@ -40,7 +40,7 @@ public final class FloorServer {
                     OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
                     pool.preparedQuery(ClaimRepository.CLAIM)
                             .execute(Tuple.of(message.getLong("reminder_id"), message.getInteger("version"),
-                                    now.plusMinutes(5), now))
+                                    now.plusMinutes(5), now, "push"))
                             .onComplete(rows -> answer(request, rows.succeeded() && rows.result().size() == 1 ? 200 : 409));
                 }))
                 .listen(port, "127.0.0.1").toCompletionStage().toCompletableFuture().join();

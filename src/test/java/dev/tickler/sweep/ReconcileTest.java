@@ -39,6 +39,9 @@ class ReconcileTest {
         assertThat(report.getLong("reconciled")).isGreaterThanOrEqualTo(1);
         Api.get(id).body("state", equalTo("sent"));
         assertThat(notifier().receivedFor(user)).hasSize(1);
+        assertThat(Api.events(id)).extracting(event -> event.get("type"))
+                .containsExactly("reconciled", "attempt", "sent");
+        assertThat(Api.events(id).get(0)).containsEntry("reason", "push_overdue");
     }
 
     @Test
@@ -52,6 +55,8 @@ class ReconcileTest {
 
         Api.get(id).body("state", equalTo("sent"));
         assertThat(database.count("SELECT takeovers FROM reminders WHERE id = $1", id)).isEqualTo(3);
+        assertThat(Api.events(id).get(0)).containsEntry("type", "reconciled")
+                .containsEntry("reason", "lease_expired");
     }
 
     @Test

@@ -66,6 +66,21 @@ class RetentionTest {
         assertThat(database.count("SELECT count(*) FROM reminders WHERE user_id = $1", user)).isZero();
     }
 
+    @Test
+    void aDeletedRemindersTimelineGoesWithIt() {
+        String user = Api.newUser();
+        long sentLongAgo = finished(user, "sent", Duration.ofDays(31));
+        long sentLately = finished(user, "sent", Duration.ofDays(29));
+        for (long id : new long[] { sentLongAgo, sentLately }) {
+            database.execute("INSERT INTO reminder_events (reminder_id, at, type) VALUES ($1, now(), 'sent')", id);
+        }
+
+        api().post("/v1/sweep").then().statusCode(200);
+
+        assertThat(database.count("SELECT count(*) FROM reminder_events WHERE reminder_id = $1", sentLongAgo)).isZero();
+        assertThat(database.count("SELECT count(*) FROM reminder_events WHERE reminder_id = $1", sentLately)).isOne();
+    }
+
     private long finished(String user, String state, Duration ago) {
         Instant changed = Instant.now().minus(ago);
         // each a fire_at of its own, so that none takes another's (user_id, template, fire_at)

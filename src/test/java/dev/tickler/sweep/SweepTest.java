@@ -184,6 +184,7 @@ class SweepTest {
 
         assertThat(report.getLong("expired")).isGreaterThanOrEqualTo(1);
         Api.get(handedOffId).body("state", equalTo("expired"));
+        assertThat(Api.events(handedOffId)).extracting(event -> event.get("type")).last().isEqualTo("expired");
         Api.get(parkedId).body("state", equalTo("pending"));
         assertThat(notifier().receivedFor((String) handedOff.get("user_id"))).isEmpty();
     }

@@ -64,6 +64,13 @@ public final class Api {
         return api().get("/v1/reminders/" + id).then();
     }
 
+    /** The reminder's timeline (SPEC §12), its first 500 events. */
+    @SuppressWarnings("unchecked")
+    public static List<Map<String, Object>> events(long id) {
+        return api().queryParam("limit", 500).get("/v1/reminders/" + id + "/events").then().statusCode(200)
+                .extract().jsonPath().getList("items").stream().map(item -> (Map<String, Object>) item).toList();
+    }
+
     /** Every message the emulator created for this reminder, in publish order, on any queue. */
     public static List<PublishedMessage> publishedFor(long reminderId, String queue) {
         String prefix = "reminder:" + reminderId + ":";

@@ -29,6 +29,12 @@ public record QueryPlan(JsonObject plan) {
         return nodes().stream().map(node -> node.getString("Node Type")).toList();
     }
 
+    /** The tables the plan reads from end to end. */
+    public List<String> seqScanned() {
+        return nodes().stream().filter(node -> "Seq Scan".equals(node.getString("Node Type")))
+                .map(node -> node.getString("Relation Name")).toList();
+    }
+
     /** Index names of every scan in the plan. */
     public List<String> indexes() {
         return nodes().stream().map(node -> node.getString("Index Name")).filter(name -> name != null).toList();

@@ -32,6 +32,9 @@ import dev.tickler.reminder.Registration;
 import dev.tickler.reminder.ReminderService;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.WireNamed;
+import dev.tickler.timeline.EventPosition;
+import dev.tickler.timeline.Timeline;
+import dev.tickler.timeline.TimelinePageView;
 import dev.tickler.validation.TextRules;
 
 /** The registration API for product services (SPEC §3). */
@@ -47,17 +50,19 @@ public class ReminderResource {
 
     private final ReminderService service;
     private final BatchItems batchItems;
+    private final Timeline timeline;
 
-    public ReminderResource(ReminderService service, BatchItems batchItems) {
+    public ReminderResource(ReminderService service, BatchItems batchItems, Timeline timeline) {
         this.service = service;
         this.batchItems = batchItems;
+        this.timeline = timeline;
     }
 
     /** 201 with Location for a new reminder; 200 with the existing one for a repeated (user_id, template, fire_at). */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateReminderRequest request) {
-        return service.register(request.toNewReminder()).map(registration -> {
+        return service.register(request.toNewReminder(), by()).map(registration -> {
             ReminderView view = ReminderView.of(registration.reminder());
             return Response.status(registration.created() ? Response.Status.CREATED : Response.Status.OK)
                     .location(URI.create("/v1/reminders/" + view.id()))
@@ -80,7 +85,7 @@ public class ReminderResource {
     public Uni<BatchResponse> registerBatch(JsonNode body) {
         List<BatchItems.Item> items = batchItems.read(body);
         List<NewReminder> valid = items.stream().map(BatchItems.Item::reminder).filter(Objects::nonNull).toList();
-        return service.registerAll(valid).map(registrations -> {
+        return service.registerAll(valid, by()).map(registrations -> {
             Iterator<Registration> next = registrations.iterator();
             List<BatchResult> results = new ArrayList<>(items.size());
             for (BatchItems.Item item : items) {
@@ -130,24 +135,50 @@ public class ReminderResource {
         return service.list(userId, stateFilter, position, pageSize).map(ReminderPageView::of);
     }
 
+    /** SPEC §12: the reminder's history, oldest first. */
+    @GET
+    @Path("/{id: " + ID + "}/events")
+    public Uni<TimelinePageView> events(@PathParam("id") long id, @QueryParam("limit") String limit,
+            @QueryParam("after") String after) {
+        List<FieldError> errors = new ArrayList<>();
+        Integer pageSize = parseLimit(limit);
+        if (pageSize == null) {
+            errors.add(new FieldError("limit", "must be a whole number from 1 to " + MAX_LIMIT));
+        }
+        EventPosition position = after == null ? null : EventPosition.fromCursor(after).orElse(null);
+        if (after != null && position == null) {
+            errors.add(new FieldError("after", "must be a cursor from a previous page's next"));
+        }
+        if (!errors.isEmpty()) {
+            return Uni.createFrom().failure(ProblemException.invalid(errors));
+        }
+        return timeline.page(id, position, pageSize).map(page -> TimelinePageView.of(page.orElseThrow(
+                () -> ProblemException.notFound("reminder " + id + " does not exist"))));
+    }
+
     @PATCH
     @Path("/{id: " + ID + "}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ReminderView> update(@PathParam("id") long id,
             @Valid @NotNull(message = "a JSON object is required") UpdateReminderRequest request) {
-        return service.reschedule(id, request.toChange()).map(ReminderView::of);
+        return service.reschedule(id, request.toChange(), by()).map(ReminderView::of);
     }
 
     @DELETE
     @Path("/{id: " + ID + "}")
     public Uni<ReminderView> cancel(@PathParam("id") long id) {
-        return service.cancel(id).map(ReminderView::of);
+        return service.cancel(id, by()).map(ReminderView::of);
     }
 
     @POST
     @Path("/{id: " + ID + "}/redrive")
     public Uni<ReminderView> redrive(@PathParam("id") long id) {
-        return service.redrive(id).map(ReminderView::of);
+        return service.redrive(id, by()).map(ReminderView::of);
+    }
+
+    /** The name of the key the request came with, for the timeline's by (SPEC §11). */
+    private String by() {
+        return "anonymous";
     }
 
     private static Integer parseLimit(String limit) {

@@ -1,0 +1,42 @@
+package dev.tickler.timeline;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/**
+ * Statements that make a change and write its events (SPEC §12) in one: the change is a data-modifying statement
+ * whose RETURNING holds the row's {@code id}; each event is a row of SQL expressions over the statement's parameters
+ * and the changed row's columns ({@code changed.<column>}). One statement is one transaction, and it can still be
+ * pipelined with others in a batch, so the hot path pays no extra round trip for its history.
+ */
+public final class TimelineSql {
+
+    private TimelineSql() {
+    }
+
+    /** One event per changed row: when (a timestamptz expression), what, and a jsonb expression for the details. */
+    public record Event(String at, EventType type, String detail) {
+
+        public static Event of(String at, EventType type) {
+            return new Event(at, type, "'{}'");
+        }
+
+        /** Details from {@code 'name', value} pairs; a null value leaves its field out. */
+        public static Event of(String at, EventType type, String... namesAndValues) {
+            return new Event(at, type, "jsonb_strip_nulls(jsonb_build_object(" + String.join(", ", namesAndValues) + "))");
+        }
+
+        private String values() {
+            return "((" + at + ")::timestamptz, '" + type.wireName() + "', (" + detail + ")::jsonb)";
+        }
+    }
+
+    /** The change, with its events written for every row it changed; answers the change's RETURNING columns. */
+    public static String recording(String change, Event... events) {
+        String rows = Arrays.stream(events).map(Event::values).collect(Collectors.joining(", "));
+        return "WITH changed AS (" + change + "), logged AS (INSERT INTO reminder_events (reminder_id, at, type, detail)"
+                + " SELECT changed.id, event.at, event.type, event.detail FROM changed"
+                + " CROSS JOIN LATERAL (VALUES " + rows + ") AS event(at, type, detail))"
+                + " SELECT * FROM changed";
+    }
+}
