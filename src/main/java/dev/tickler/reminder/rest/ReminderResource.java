@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -32,11 +33,13 @@ import dev.tickler.reminder.Registration;
 import dev.tickler.reminder.ReminderService;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.WireNamed;
+import dev.tickler.security.Roles;
 import dev.tickler.validation.TextRules;
 
-/** The registration API for product services (SPEC §3). */
+/** The registration API for product services (SPEC §3, §11). */
 @Path("/v1/reminders")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Roles.PRODUCT)
 public class ReminderResource {
 
     /** Ids in paths are plain ASCII digits without sign or leading zeros; anything else names no reminder (404). */
