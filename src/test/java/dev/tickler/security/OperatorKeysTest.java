@@ -129,6 +129,8 @@ class OperatorKeysTest {
                     assertThat(logs.lines()).anyMatch(line -> line.contains(" - " + name + " ["));
                 }
             });
+            assertThat(logs.lines()).anyMatch(line -> line.endsWith("sweep requested by ops"))
+                    .anyMatch(line -> line.endsWith("sweep requested by operator-1"));
             assertThat(logs.lines()).noneMatch(line -> line.contains(SECRET_MARK));
         }
     }
