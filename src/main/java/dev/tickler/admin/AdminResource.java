@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -25,10 +26,12 @@ import dev.tickler.config.TicklerConfig;
 import dev.tickler.infrai.InfraiClient;
 import dev.tickler.observability.ReminderStatistics;
 import dev.tickler.problem.ProblemException;
+import dev.tickler.security.Roles;
 
-/** Operator calls under /v1/admin (same API keys): wire the push subscription, and compare the queue with the table. */
+/** Operator calls under /v1/admin (SPEC §11): wire the push subscription, and compare the queue with the table. */
 @Path("/v1/admin")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Roles.OPERATOR)
 public class AdminResource {
 
     /** The public base URL the receiver is reached at, and the path token to register. */

@@ -16,14 +16,21 @@ public final class SecretSet {
     }
 
     public boolean contains(String candidate) {
+        return indexOf(candidate) >= 0;
+    }
+
+    /** The position of the candidate among the non-blank secrets given, or -1. */
+    public int indexOf(String candidate) {
         if (candidate == null) {
-            return false;
+            return -1;
         }
         // Digests share one length, so isEqual takes the same time for each, and every secret is compared.
         byte[] digest = sha256(candidate);
-        boolean found = false;
-        for (byte[] secret : digests) {
-            found |= MessageDigest.isEqual(digest, secret);
+        int found = -1;
+        for (int i = 0; i < digests.size(); i++) {
+            if (MessageDigest.isEqual(digest, digests.get(i))) {
+                found = i;
+            }
         }
         return found;
     }

@@ -39,8 +39,12 @@ public interface TicklerConfig {
     }
 
     interface Api {
-        /** Bearer keys accepted on /v1; none configured means every call is refused. */
+        /** Product keys, {@code name=secret} or {@code secret} (SPEC §11); no key at all refuses every /v1 call. */
         Optional<List<String>> keys();
+
+        /** Operator keys, {@code name=secret} or {@code secret}, for all calls; none: every product key is one. */
+        @WithName("operator-keys")
+        Optional<List<String>> operatorKeys();
     }
 
     interface Push {

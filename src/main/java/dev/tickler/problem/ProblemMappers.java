@@ -24,6 +24,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
 
+import io.quarkus.security.AuthenticationFailedException;
+import io.quarkus.security.ForbiddenException;
+import io.quarkus.security.UnauthorizedException;
+
 /** The one place that turns exceptions into RFC 9457 problem+json; no stack trace or class name leaves it. */
 public class ProblemMappers {
 
@@ -45,6 +49,12 @@ public class ProblemMappers {
         this.objectMapper = objectMapper;
     }
 
+    /** SPEC §3: a /v1 call without a known API key; sent with {@code WWW-Authenticate: Bearer}. */
+    public static Problem unauthorized() {
+        return Problem.of(ProblemType.UNAUTHORIZED,
+                "send Authorization: Bearer <api key> with a key configured in tickler.api.keys");
+    }
+
     public Response toResponse(Problem problem) {
         return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(json(problem)).build();
     }
@@ -61,6 +71,19 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response problem(ProblemException e) {
         return toResponse(e.problem());
+    }
+
+    /** SPEC §11: a known key without the role a call needs; the call has not run. */
+    @ServerExceptionMapper
+    public Response forbidden(ForbiddenException e) {
+        return toResponse(Problem.of(ProblemType.FORBIDDEN, "this API key may not make this call; admin calls, sweep"
+                + " and reconcile need a key from tickler.api.operator-keys"));
+    }
+
+    /** No key, or an unknown one, where the REST layer learns of it (Quarkus hands it a failed authentication). */
+    @ServerExceptionMapper({ UnauthorizedException.class, AuthenticationFailedException.class })
+    public Response unauthorized(RuntimeException e) {
+        return Response.fromResponse(toResponse(unauthorized())).header(HttpHeaders.WWW_AUTHENTICATE, "Bearer").build();
     }
 
     @ServerExceptionMapper

@@ -7,6 +7,7 @@ public enum ProblemType {
     BAD_REQUEST("bad-request", "Not a well-formed HTTP request", 400),
     UNAUTHORIZED("unauthorized", "Missing or unknown API key", 401),
     BAD_SIGNATURE("bad-signature", "Signature missing or not valid", 401),
+    FORBIDDEN("forbidden", "Not allowed with this API key", 403),
     UNREADABLE_MESSAGE("unreadable-message", "Not a Tickler queue message", 400),
     NOT_FOUND("not-found", "Not found", 404),
     METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", 405),

@@ -1,16 +1,27 @@
 package dev.tickler.sweep;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.SecurityContext;
+
+import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
 
-/** One sweep or one reconcile pass now, for an external cron where instances scale to zero (SPEC §3, §6). */
+import dev.tickler.security.Caller;
+import dev.tickler.security.Roles;
+
+/** One sweep or one reconcile pass now, for an external cron where instances scale to zero (SPEC §3, §6, §11). */
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Roles.OPERATOR)
 public class SweepResource {
+
+    private static final Logger LOG = Logger.getLogger(SweepResource.class);
 
     private final SweepService sweep;
 
@@ -20,13 +31,15 @@ public class SweepResource {
 
     @POST
     @Path("/sweep")
-    public Uni<SweepReport> sweep() {
+    public Uni<SweepReport> sweep(@Context SecurityContext security) {
+        LOG.infof("sweep requested by %s", Caller.of(security));
         return sweep.run();
     }
 
     @POST
     @Path("/reconcile")
-    public Uni<ReconcileReport> reconcile() {
+    public Uni<ReconcileReport> reconcile(@Context SecurityContext security) {
+        LOG.infof("reconcile requested by %s", Caller.of(security));
         return sweep.reconcileNow();
     }
 }

@@ -60,6 +60,24 @@ class ApiKeyTest {
                 .statusCode(404);
     }
 
+    @Test
+    void withoutOperatorKeysEveryApiKeyIsAnOperator() {
+        for (String key : new String[] { Api.API_KEY, Api.SECOND_API_KEY }) {
+            given().header("Authorization", "Bearer " + key).get("/v1/admin/queues").then().statusCode(200);
+            given().header("Authorization", "Bearer " + key).post("/v1/reconcile").then().statusCode(200);
+        }
+    }
+
+    @Test
+    void emptyBearerKeyIsUnauthorized() {
+        expectUnauthorized(given().header("Authorization", "Bearer ").get("/v1/reminders/1").then());
+    }
+
+    @Test
+    void unknownPathUnderV1NeedsAKeyFirst() {
+        expectUnauthorized(given().get("/v1/no-such-call").then());
+    }
+
     private static void expectUnauthorized(ValidatableResponse response) {
         response.statusCode(401)
                 .contentType("application/problem+json")

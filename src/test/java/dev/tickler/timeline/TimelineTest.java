@@ -42,7 +42,7 @@ class TimelineTest {
         List<Map<String, Object>> events = Api.events(id);
         assertThat(events).extracting(event -> event.get("type"))
                 .containsExactly("registered", "published", "received", "attempt", "sent");
-        assertThat(events.get(0)).containsEntry("by", "anonymous");
+        assertThat(events.get(0)).containsEntry("by", "key-1");
         assertThat(events.get(1)).containsEntry("via", "api").containsEntry("publish_key", "reminder:" + id + ":0:0")
                 .containsKeys("message_id", "delay_seconds");
         assertThat(events.get(2)).containsEntry("transport", "push");
@@ -87,8 +87,8 @@ class TimelineTest {
         assertThat(events).extracting(event -> event.get("type"))
                 .containsExactly("registered", "rescheduled", "cancelled");
         assertThat(events.get(1)).containsEntry("from", from.toString()).containsEntry("to", to.toString())
-                .containsEntry("version", 1).containsEntry("by", "anonymous");
-        assertThat(events.get(2)).containsEntry("by", "anonymous");
+                .containsEntry("version", 1).containsEntry("by", "key-1");
+        assertThat(events.get(2)).containsEntry("by", "key-1");
     }
 
     @Test

@@ -6,6 +6,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
 
+import jakarta.annotation.security.RolesAllowed;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
@@ -17,8 +18,10 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -32,14 +35,17 @@ import dev.tickler.reminder.Registration;
 import dev.tickler.reminder.ReminderService;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.WireNamed;
+import dev.tickler.security.Caller;
+import dev.tickler.security.Roles;
 import dev.tickler.timeline.EventPosition;
 import dev.tickler.timeline.Timeline;
 import dev.tickler.timeline.TimelinePageView;
 import dev.tickler.validation.TextRules;
 
-/** The registration API for product services (SPEC §3). */
+/** The registration API for product services (SPEC §3, §11). */
 @Path("/v1/reminders")
 @Produces(MediaType.APPLICATION_JSON)
+@RolesAllowed(Roles.PRODUCT)
 public class ReminderResource {
 
     /** Ids in paths are plain ASCII digits without sign or leading zeros; anything else names no reminder (404). */
@@ -61,8 +67,9 @@ public class ReminderResource {
     /** 201 with Location for a new reminder; 200 with the existing one for a repeated (user_id, template, fire_at). */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateReminderRequest request) {
-        return service.register(request.toNewReminder(), by()).map(registration -> {
+    public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateReminderRequest request,
+            @Context SecurityContext security) {
+        return service.register(request.toNewReminder(), by(security)).map(registration -> {
             ReminderView view = ReminderView.of(registration.reminder());
             return Response.status(registration.created() ? Response.Status.CREATED : Response.Status.OK)
                     .location(URI.create("/v1/reminders/" + view.id()))
@@ -82,10 +89,10 @@ public class ReminderResource {
     @POST
     @Path("/batch")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Uni<BatchResponse> registerBatch(JsonNode body) {
+    public Uni<BatchResponse> registerBatch(JsonNode body, @Context SecurityContext security) {
         List<BatchItems.Item> items = batchItems.read(body);
         List<NewReminder> valid = items.stream().map(BatchItems.Item::reminder).filter(Objects::nonNull).toList();
-        return service.registerAll(valid, by()).map(registrations -> {
+        return service.registerAll(valid, by(security)).map(registrations -> {
             Iterator<Registration> next = registrations.iterator();
             List<BatchResult> results = new ArrayList<>(items.size());
             for (BatchItems.Item item : items) {
@@ -160,25 +167,26 @@ public class ReminderResource {
     @Path("/{id: " + ID + "}")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<ReminderView> update(@PathParam("id") long id,
-            @Valid @NotNull(message = "a JSON object is required") UpdateReminderRequest request) {
-        return service.reschedule(id, request.toChange(), by()).map(ReminderView::of);
+            @Valid @NotNull(message = "a JSON object is required") UpdateReminderRequest request,
+            @Context SecurityContext security) {
+        return service.reschedule(id, request.toChange(), by(security)).map(ReminderView::of);
     }
 
     @DELETE
     @Path("/{id: " + ID + "}")
-    public Uni<ReminderView> cancel(@PathParam("id") long id) {
-        return service.cancel(id, by()).map(ReminderView::of);
+    public Uni<ReminderView> cancel(@PathParam("id") long id, @Context SecurityContext security) {
+        return service.cancel(id, by(security)).map(ReminderView::of);
     }
 
     @POST
     @Path("/{id: " + ID + "}/redrive")
-    public Uni<ReminderView> redrive(@PathParam("id") long id) {
-        return service.redrive(id, by()).map(ReminderView::of);
+    public Uni<ReminderView> redrive(@PathParam("id") long id, @Context SecurityContext security) {
+        return service.redrive(id, by(security)).map(ReminderView::of);
     }
 
     /** The name of the key the request came with, for the timeline's by (SPEC §11). */
-    private String by() {
-        return "anonymous";
+    private static String by(SecurityContext security) {
+        return Caller.of(security).name();
     }
 
     private static Integer parseLimit(String limit) {

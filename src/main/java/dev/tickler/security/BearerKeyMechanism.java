@@ -1,0 +1,80 @@
+package dev.tickler.security;
+
+import java.util.Set;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.netty.handler.codec.http.HttpHeaderNames;
+import io.quarkus.security.credential.TokenCredential;
+import io.quarkus.security.identity.IdentityProviderManager;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.quarkus.security.identity.request.AuthenticationRequest;
+import io.quarkus.security.identity.request.TokenAuthenticationRequest;
+import io.quarkus.vertx.http.runtime.security.ChallengeData;
+import io.quarkus.vertx.http.runtime.security.HttpAuthenticationMechanism;
+import io.quarkus.vertx.http.runtime.security.HttpCredentialTransport;
+import io.quarkus.vertx.http.runtime.security.HttpSecurityUtils;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+
+import dev.tickler.problem.Problem;
+import dev.tickler.problem.ProblemMappers;
+
+/**
+ * {@code Authorization: Bearer <api key>} (SPEC §3, §11). A request without a bearer credential stays anonymous and
+ * is refused where a key is required; an unknown key fails. The challenge carries a problem document, where Quarkus's
+ * default one has an empty body.
+ */
+@ApplicationScoped
+public class BearerKeyMechanism implements HttpAuthenticationMechanism {
+
+    private static final String SCHEME = "Bearer";
+    private static final String SCHEME_AND_SPACE = SCHEME + " ";
+
+    private final String unauthorizedBody;
+
+    public BearerKeyMechanism(ProblemMappers problems) {
+        this.unauthorizedBody = problems.json(ProblemMappers.unauthorized());
+    }
+
+    @Override
+    public Uni<SecurityIdentity> authenticate(RoutingContext context, IdentityProviderManager identities) {
+        String authorization = context.request().getHeader(HttpHeaderNames.AUTHORIZATION);
+        if (authorization == null
+                || !authorization.regionMatches(true, 0, SCHEME_AND_SPACE, 0, SCHEME_AND_SPACE.length())) {
+            return Uni.createFrom().nullItem();
+        }
+        String key = authorization.substring(SCHEME_AND_SPACE.length()).strip();
+        AuthenticationRequest request = new TokenAuthenticationRequest(new TokenCredential(key, "bearer"));
+        return identities.authenticate(HttpSecurityUtils.setRoutingContextAttribute(request, context));
+    }
+
+    @Override
+    public Uni<ChallengeData> getChallenge(RoutingContext context) {
+        return Uni.createFrom().item(new ChallengeData(401, HttpHeaderNames.WWW_AUTHENTICATE, SCHEME));
+    }
+
+    /** Sends the whole answer, body included; Quarkus leaves a response that a challenge has ended alone. */
+    @Override
+    public Uni<Boolean> sendChallenge(RoutingContext context) {
+        HttpServerResponse response = context.response();
+        if (!response.headWritten()) {
+            response.setStatusCode(401)
+                    .putHeader(HttpHeaderNames.WWW_AUTHENTICATE, SCHEME)
+                    .putHeader(HttpHeaderNames.CONTENT_TYPE, Problem.MEDIA_TYPE)
+                    .end(unauthorizedBody);
+        }
+        return Uni.createFrom().item(true);
+    }
+
+    @Override
+    public Set<Class<? extends AuthenticationRequest>> getCredentialTypes() {
+        return Set.of(TokenAuthenticationRequest.class);
+    }
+
+    @Override
+    public Uni<HttpCredentialTransport> getCredentialTransport(RoutingContext context) {
+        return Uni.createFrom().item(new HttpCredentialTransport(HttpCredentialTransport.Type.AUTHORIZATION, "bearer"));
+    }
+}

@@ -1,0 +1,14 @@
+package dev.tickler.security;
+
+/** The roles of SPEC §11, as resources name them in {@code @RolesAllowed}. */
+public final class Roles {
+
+    /** Product services: reminders, schedules, users' quiet hours. */
+    public static final String PRODUCT = "product";
+
+    /** Operators: every product call, plus the admin calls, sweep, reconcile and the console. */
+    public static final String OPERATOR = "operator";
+
+    private Roles() {
+    }
+}
