@@ -2,8 +2,12 @@ package dev.tickler.operator;
 
 import static dev.tickler.db.SqlTimestamps.utc;
 
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -11,12 +15,20 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderRow;
+import dev.tickler.reminder.ReminderState;
 
-/** The operator API's SQL (SPEC §13): search across all users; filters of any shape are why this uses the SQL client. */
+/**
+ * The operator API's SQL (SPEC §13): search across all users, and the bulk state changes, each batch one statement
+ * that picks its rows with FOR UPDATE SKIP LOCKED inside the caller's transaction. Filters of any shape and those
+ * locks are why this uses the SQL client beside Panache. A batch picks its ids once, as an array, and changes them
+ * through the primary key: {@code id = ANY(ARRAY(…))}, unlike {@code id IN (…)}, never becomes a hash join over the
+ * whole table.
+ */
 @ApplicationScoped
 public class OperatorReminderRepository {
 
@@ -30,10 +42,47 @@ public class OperatorReminderRepository {
         this.pool = pool;
     }
 
+    public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {
+        return pool.withTransaction(work);
+    }
+
     /** Up to maxRows matching reminders in (fire_at, id) order, after the given position. */
     public Uni<List<ReminderRow>> search(ReminderFilter filter, ListPosition after, int maxRows) {
         Statement search = searchStatement(filter, after, maxRows);
         return pool.preparedQuery(search.sql()).execute(search.parameters()).map(OperatorReminderRepository::rows);
+    }
+
+    /** How many reminders match the filter in one of the given states. */
+    public Uni<Long> count(ReminderFilter filter, Set<ReminderState> states) {
+        FilterSql sql = FilterSql.of(filter, states);
+        return pool.preparedQuery("SELECT count(*) FROM reminders" + sql.whereClause()).execute(sql.parameters())
+                .map(rows -> rows.iterator().next().getLong(0));
+    }
+
+    /**
+     * Cancels the next batch of matching reminders in id order after {@code afterId}, as DELETE does: a new version,
+     * so any message still on the queue is stale. Rows another transaction holds are skipped. Answers the ids.
+     */
+    public Uni<List<Long>> cancelBatch(SqlConnection connection, ReminderFilter filter, Set<ReminderState> states,
+            long afterId, int batchSize, Instant now) {
+        Statement cancel = cancelStatement(filter, states, afterId, batchSize, now);
+        return connection.preparedQuery(cancel.sql()).execute(cancel.parameters()).map(rows -> {
+            List<Long> ids = new ArrayList<>(rows.size());
+            rows.forEach(row -> ids.add(row.getLong(0)));
+            return ids;
+        });
+    }
+
+    /**
+     * Redrives the next batch of matching failed reminders in (fire_at, id) order after the given position (null:
+     * from the start), as the single redrive does: same version, next hand-off number, attempts reset, pending until
+     * it is published. Rows another transaction holds are skipped. Answers the rows as they now are.
+     */
+    public Uni<List<ReminderRow>> redriveBatch(SqlConnection connection, ReminderFilter filter, ListPosition after,
+            int batchSize, Instant now) {
+        Statement redrive = redriveStatement(filter, after, batchSize, now);
+        return connection.preparedQuery(redrive.sql()).execute(redrive.parameters())
+                .map(OperatorReminderRepository::rows);
     }
 
     static Statement searchStatement(ReminderFilter filter, ListPosition after, int maxRows) {
@@ -44,6 +93,29 @@ public class OperatorReminderRepository {
         String where = sql.whereClause();
         return new Statement("SELECT " + ReminderRow.COLUMNS + " FROM reminders" + where
                 + " ORDER BY fire_at, id LIMIT " + sql.parameter(maxRows), sql.parameters());
+    }
+
+    static Statement cancelStatement(ReminderFilter filter, Set<ReminderState> states, long afterId, int batchSize,
+            Instant now) {
+        FilterSql sql = FilterSql.of(filter, states);
+        sql.where("id > " + sql.parameter(afterId));
+        String picked = "SELECT id FROM reminders" + sql.whereClause() + " ORDER BY id LIMIT "
+                + sql.parameter(batchSize) + " FOR UPDATE SKIP LOCKED";
+        return new Statement("UPDATE reminders SET state = 'cancelled', version = version + 1, lease_until = NULL,"
+                + " updated_at = " + sql.parameter(utc(now)) + " WHERE id = ANY(ARRAY(" + picked + ")) RETURNING id",
+                sql.parameters());
+    }
+
+    static Statement redriveStatement(ReminderFilter filter, ListPosition after, int batchSize, Instant now) {
+        FilterSql sql = FilterSql.of(filter, EnumSet.of(ReminderState.FAILED));
+        if (after != null) {
+            afterPosition(sql, after);
+        }
+        String picked = "SELECT id FROM reminders" + sql.whereClause() + " ORDER BY fire_at, id LIMIT "
+                + sql.parameter(batchSize) + " FOR UPDATE SKIP LOCKED";
+        return new Statement("UPDATE reminders SET state = 'pending', handoff = handoff + 1, attempts = 0,"
+                + " takeovers = 0, last_error = NULL, message_id = NULL, updated_at = " + sql.parameter(utc(now))
+                + " WHERE id = ANY(ARRAY(" + picked + ")) RETURNING " + ReminderRow.COLUMNS, sql.parameters());
     }
 
     /** Keyset condition; the plain lower bound on fire_at lets an index on fire_at alone narrow the scan too. */
