@@ -83,12 +83,7 @@ public class ReminderService {
 
     public Uni<ReminderPage> list(String userId, ReminderState state, ListPosition after, int limit) {
         return Panache.withSession(() -> repository.listForUser(userId, state, after, limit + 1))
-                .map(found -> {
-                    List<ReminderRow> rows = found.stream().map(Reminder::toRow).toList();
-                    return rows.size() <= limit
-                            ? new ReminderPage(rows, null)
-                            : new ReminderPage(rows.subList(0, limit), ListPosition.of(rows.get(limit - 1)));
-                });
+                .map(found -> ReminderPage.of(found.stream().map(Reminder::toRow).toList(), limit));
     }
 
     /** PATCH: a new version with new timing or data, handed off again; the old queue message becomes stale. */

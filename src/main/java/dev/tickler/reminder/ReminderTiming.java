@@ -29,7 +29,7 @@ public final class ReminderTiming {
      */
     public static final Instant EARLIEST = Instant.parse("1970-01-01T00:00:00Z");
     public static final Instant LATEST = Instant.parse("9999-12-30T23:59:59.999999Z");
-    static final String RANGE = "between 1970-01-01T00:00:00Z and 9999-12-30T23:59:59Z";
+    public static final String RANGE = "between 1970-01-01T00:00:00Z and 9999-12-30T23:59:59Z";
 
     private ReminderTiming() {
     }
@@ -110,7 +110,8 @@ public final class ReminderTiming {
         return fireAt.atZone(ZoneId.of(tz)).toOffsetDateTime().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME);
     }
 
-    private static Instant parseInstant(String text) {
+    /** The instant an ISO-8601 date-time with an offset names, e.g. 2026-12-01T08:00:00Z; null when it names none. */
+    public static Instant parseInstant(String text) {
         try {
             return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
         } catch (DateTimeException e) {

@@ -86,6 +86,11 @@ class OperatorKeysTest {
                 expectForbidden(as(key).post("/v1/reconcile").then());
                 expectForbidden(as(key).body(Map.of("base_url", baseUrl, "token", InfraiEmulatorResource.PUSH_TOKEN))
                         .post("/v1/admin/push-subscriptions").then());
+                expectForbidden(as(key).get("/v1/admin/reminders").then());
+                expectForbidden(as(key).get("/v1/admin/overview").then());
+                expectForbidden(as(key).body(Map.of("dry_run", false)).post("/v1/admin/redrive").then());
+                expectForbidden(as(key).body(Map.of("state", "pending", "dry_run", false)).post("/v1/admin/cancel")
+                        .then());
             }
 
             assertThat(emulator().stats("sms-reminders").subscriptions()).isEqualTo(subscriptions);

@@ -90,7 +90,10 @@ class SweepQueryPlanTest {
             QueryPlan plan = QueryPlan.explain(pool, "FORMAT JSON", delete, cutOff.atOffset(ZoneOffset.UTC),
                     SweepService.RETENTION_BATCH);
 
-            assertThat(plan.indexes()).as(delete).contains("reminders_finished_updated_at_idx");
+            // failed reminders have a partial index of their own too (the operator API's), which may be the cheaper read
+            assertThat(plan.indexes()).as(delete).containsAnyOf("reminders_finished_updated_at_idx",
+                    delete.equals(SweepRepository.DELETE_FAILED) ? "reminders_failed_fire_at_id_idx"
+                            : "reminders_finished_updated_at_idx");
             assertThat(plan.seqScanned()).as(delete).doesNotContain("reminders");
         }
     }

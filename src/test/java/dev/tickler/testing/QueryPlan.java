@@ -5,15 +5,18 @@ import java.util.List;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
-import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /** What PostgreSQL did for one statement: EXPLAIN's JSON plan, and its nodes flattened for assertions. */
 public record QueryPlan(JsonObject plan) {
 
-    /** EXPLAIN with the given options, e.g. "ANALYZE, FORMAT JSON", for the statement and its parameters. */
-    public static QueryPlan explain(Pool pool, String options, String sql, Object... parameters) {
-        Object result = pool.preparedQuery("EXPLAIN (" + options + ") " + sql).execute(Tuple.from(parameters))
+    /**
+     * EXPLAIN with the given options, e.g. "ANALYZE, FORMAT JSON", for the statement and its parameters, through a pool
+     * or one connection (whose open transaction it then sees).
+     */
+    public static QueryPlan explain(SqlClient client, String options, String sql, Object... parameters) {
+        Object result = client.preparedQuery("EXPLAIN (" + options + ") " + sql).execute(Tuple.from(parameters))
                 .await().indefinitely().iterator().next().getValue(0);
         JsonArray plans = result instanceof JsonArray array ? array : new JsonArray(result.toString());
         return new QueryPlan(plans.getJsonObject(0));

@@ -4,10 +4,10 @@ import java.util.List;
 
 import dev.tickler.reminder.ReminderPage;
 
-/** A page of GET /v1/reminders; next is the cursor to pass as "after", null on the last page. */
+/** A page of GET /v1/reminders or /v1/admin/reminders; next is the cursor to pass as "after", null on the last page. */
 public record ReminderPageView(List<ReminderView> items, String next) {
 
-    static ReminderPageView of(ReminderPage page) {
+    public static ReminderPageView of(ReminderPage page) {
         return new ReminderPageView(page.items().stream().map(ReminderView::of).toList(),
                 page.next() == null ? null : page.next().toCursor());
     }

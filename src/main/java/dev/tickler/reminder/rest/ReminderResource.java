@@ -51,9 +51,6 @@ public class ReminderResource {
     /** Ids in paths are plain ASCII digits without sign or leading zeros; anything else names no reminder (404). */
     static final String ID = "[1-9][0-9]{0,18}";
 
-    static final int DEFAULT_LIMIT = 50;
-    static final int MAX_LIMIT = 500;
-
     private final ReminderService service;
     private final BatchItems batchItems;
     private final Timeline timeline;
@@ -128,14 +125,8 @@ public class ReminderResource {
             errors.add(new FieldError("state", "must be one of pending, handed_off, delivering, sent, failed, "
                     + "cancelled, expired"));
         }
-        Integer pageSize = parseLimit(limit);
-        if (pageSize == null) {
-            errors.add(new FieldError("limit", "must be a whole number from 1 to " + MAX_LIMIT));
-        }
-        ListPosition position = after == null ? null : ListPosition.fromCursor(after).orElse(null);
-        if (after != null && position == null) {
-            errors.add(new FieldError("after", "must be a cursor from a previous page's next"));
-        }
+        Integer pageSize = PageParameters.limit(limit, errors);
+        ListPosition position = PageParameters.after(after, errors);
         if (!errors.isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid(errors));
         }
@@ -148,14 +139,8 @@ public class ReminderResource {
     public Uni<TimelinePageView> events(@PathParam("id") long id, @QueryParam("limit") String limit,
             @QueryParam("after") String after) {
         List<FieldError> errors = new ArrayList<>();
-        Integer pageSize = parseLimit(limit);
-        if (pageSize == null) {
-            errors.add(new FieldError("limit", "must be a whole number from 1 to " + MAX_LIMIT));
-        }
-        EventPosition position = after == null ? null : EventPosition.fromCursor(after).orElse(null);
-        if (after != null && position == null) {
-            errors.add(new FieldError("after", "must be a cursor from a previous page's next"));
-        }
+        Integer pageSize = PageParameters.limit(limit, errors);
+        EventPosition position = PageParameters.after(after, EventPosition::fromCursor, errors);
         if (!errors.isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid(errors));
         }
@@ -187,17 +172,5 @@ public class ReminderResource {
     /** The name of the key the request came with, for the timeline's by (SPEC §11). */
     private static String by(SecurityContext security) {
         return Caller.of(security).name();
-    }
-
-    private static Integer parseLimit(String limit) {
-        if (limit == null) {
-            return DEFAULT_LIMIT;
-        }
-        try {
-            int value = Integer.parseInt(limit);
-            return value >= 1 && value <= MAX_LIMIT ? value : null;
-        } catch (NumberFormatException e) {
-            return null;
-        }
     }
 }

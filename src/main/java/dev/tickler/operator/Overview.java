@@ -1,0 +1,33 @@
+package dev.tickler.operator;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+import dev.tickler.reminder.ReminderState;
+
+/**
+ * The operator overview (SPEC §13) as of one instant.
+ *
+ * @param counts every state, 0 for those without reminders
+ * @param oldestOverdue how long ago the oldest reminder still on its way (pending, handed_off or delivering) was due;
+ *        zero when none is overdue
+ * @param dispatchLag fire_at → sent_at of the sends of the last hour; null when there were none
+ * @param lateness fire_at → sent_at of the sends of the last 24 hours, in buckets
+ * @param forecast reminders on their way due in each UTC hour, the current hour first
+ */
+public record Overview(Map<ReminderState, Long> counts, Duration oldestOverdue, DispatchLag dispatchLag,
+        List<LatenessBucket> lateness, List<HourlyDue> forecast) {
+
+    /** Percentiles as some send actually had them (percentile_disc), not interpolated between sends. */
+    public record DispatchLag(Duration p50, Duration p95, Duration p99) {
+    }
+
+    /** Sends whose lateness exceeds the previous bucket's bound and not this one's; the last bucket has none. */
+    public record LatenessBucket(Duration upTo, long count) {
+    }
+
+    public record HourlyDue(Instant hour, long due) {
+    }
+}

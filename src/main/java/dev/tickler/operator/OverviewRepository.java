@@ -1,0 +1,126 @@
+package dev.tickler.operator;
+
+import static dev.tickler.db.SqlTimestamps.instant;
+import static dev.tickler.db.SqlTimestamps.utc;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+import dev.tickler.reminder.ReminderState;
+
+/**
+ * The time-bound figures of the operator overview (SPEC §13) in one statement, each read from a partial index: the
+ * waiting states' indexes on fire_at for the oldest overdue reminder and the forecast, and the retention index on
+ * updated_at for the sends of the last day (a sent row is never changed again, so its updated_at is its sent_at).
+ */
+@ApplicationScoped
+public class OverviewRepository {
+
+    /** Upper bounds of the lateness buckets; one more bucket holds everything later. */
+    public static final List<Duration> LATENESS_BOUNDS =
+            List.of(Duration.ofSeconds(1), Duration.ofSeconds(5), Duration.ofSeconds(30), Duration.ofMinutes(5));
+    public static final int FORECAST_HOURS = 48;
+    static final Duration LAG_WINDOW = Duration.ofHours(1);
+    static final Duration LATENESS_WINDOW = Duration.ofDays(1);
+
+    /** The states of a reminder still on its way to being sent; a failed one waits for an operator instead. */
+    private static final List<ReminderState> WAITING_STATES =
+            List.of(ReminderState.PENDING, ReminderState.HANDED_OFF, ReminderState.DELIVERING);
+
+    /** $1 now, $2 a day ago, $3 an hour ago, $4 the start of the current hour, $5 the end of the forecast. */
+    static final String FIGURES = "WITH sends AS ("
+            + " SELECT sent_at, sent_at - fire_at AS lateness FROM reminders"
+            + " WHERE state = 'sent' AND updated_at > $2 AND sent_at > $2 AND sent_at <= $1),"
+            + " sends_summary AS (SELECT percentile_disc(ARRAY[0.5, 0.95, 0.99]::float8[])"
+            + " WITHIN GROUP (ORDER BY lateness) FILTER (WHERE sent_at > $3) AS lag, " + latenessCounts()
+            + " FROM sends),"
+            + " due_by_hour AS (SELECT floor(extract(epoch FROM fire_at - $4) / 3600)::int AS hour_index, count(*) AS due"
+            + " FROM (" + waiting("fire_at >= $4 AND fire_at < $5", "fire_at") + ") AS waiting GROUP BY 1)"
+            + " SELECT (SELECT min(oldest) FROM (" + waiting("fire_at < $1", "min(fire_at)") + ") AS overdue(oldest))"
+            + " AS oldest_overdue,"
+            + " (extract(epoch FROM lag[1]) * 1000000)::bigint AS p50_micros,"
+            + " (extract(epoch FROM lag[2]) * 1000000)::bigint AS p95_micros,"
+            + " (extract(epoch FROM lag[3]) * 1000000)::bigint AS p99_micros,"
+            + " ARRAY[" + bucketColumns() + "] AS lateness,"
+            + " (SELECT array_agg(coalesce(due, 0) ORDER BY h)"
+            + " FROM generate_series(0, " + (FORECAST_HOURS - 1) + ") AS h LEFT JOIN due_by_hour ON hour_index = h)"
+            + " AS forecast"
+            + " FROM sends_summary";
+
+    /** The overview's figures as of {@code now}. */
+    public record Figures(Instant oldestOverdueFireAt, Duration lagP50, Duration lagP95, Duration lagP99,
+            List<Long> latenessCounts, Instant firstHour, List<Long> dueByHour) {
+    }
+
+    private final Pool pool;
+
+    public OverviewRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    public Uni<Figures> figures(Instant now) {
+        return pool.preparedQuery(FIGURES).execute(parameters(now)).map(rows -> {
+            Row row = rows.iterator().next();
+            return new Figures(instant(row, "oldest_overdue"), micros(row, "p50_micros"), micros(row, "p95_micros"),
+                    micros(row, "p99_micros"), List.of(row.getArrayOfLongs("lateness")), firstHour(now),
+                    List.of(row.getArrayOfLongs("forecast")));
+        });
+    }
+
+    static Tuple parameters(Instant now) {
+        return Tuple.of(utc(now), utc(now.minus(LATENESS_WINDOW)), utc(now.minus(LAG_WINDOW)), utc(firstHour(now)),
+                utc(firstHour(now).plus(Duration.ofHours(FORECAST_HOURS))));
+    }
+
+    private static Instant firstHour(Instant now) {
+        return now.truncatedTo(ChronoUnit.HOURS);
+    }
+
+    /** The query for the waiting states, one branch per state so that each reads that state's partial index. */
+    private static String waiting(String condition, String select) {
+        List<String> branches = new ArrayList<>();
+        for (ReminderState state : WAITING_STATES) {
+            branches.add("SELECT " + select + " FROM reminders WHERE state = '" + state.wireName() + "' AND "
+                    + condition);
+        }
+        return String.join(" UNION ALL ", branches);
+    }
+
+    /** One count per bucket: each send in the first bucket whose bound it does not exceed. */
+    private static String latenessCounts() {
+        List<String> counts = new ArrayList<>();
+        Duration previous = null;
+        for (int i = 0; i <= LATENESS_BOUNDS.size(); i++) {
+            Duration bound = i < LATENESS_BOUNDS.size() ? LATENESS_BOUNDS.get(i) : null;
+            String above = previous == null ? null : "lateness > interval '" + previous + "'";
+            String within = bound == null ? null : "lateness <= interval '" + bound + "'";
+            String condition = above == null ? within : within == null ? above : above + " AND " + within;
+            counts.add("count(*) FILTER (WHERE " + condition + ") AS bucket_" + i);
+            previous = bound;
+        }
+        return String.join(", ", counts);
+    }
+
+    private static String bucketColumns() {
+        List<String> columns = new ArrayList<>();
+        for (int i = 0; i <= LATENESS_BOUNDS.size(); i++) {
+            columns.add("bucket_" + i);
+        }
+        return String.join(", ", columns);
+    }
+
+    private static Duration micros(Row row, String column) {
+        Long micros = row.getLong(column);
+        return micros == null ? null : Duration.of(micros, ChronoUnit.MICROS);
+    }
+}

@@ -1,0 +1,77 @@
+package dev.tickler.operator.rest;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.Arrays;
+import java.util.List;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+
+import dev.tickler.operator.ReminderFilter;
+import dev.tickler.problem.FieldError;
+import dev.tickler.reminder.Channel;
+import dev.tickler.reminder.ReminderState;
+import dev.tickler.reminder.ReminderTiming;
+import dev.tickler.reminder.WireNamed;
+import dev.tickler.validation.TextRules;
+
+/**
+ * The filter of the operator calls (SPEC §13) as sent, in a query or a body, under the rules of registration: a
+ * value that no reminder could hold is an error, not a filter that matches nothing.
+ */
+record FilterFields(String state, String channel, String template, String userId, String errorContains,
+        String fireFrom, String fireTo) {
+
+    private static final Pattern TEMPLATE = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
+    private static final String STATES = Arrays.stream(ReminderState.values()).map(ReminderState::wireName)
+            .collect(Collectors.joining(", "));
+
+    /** The filter these fields name; each field that names none adds its error and is left out. */
+    ReminderFilter toFilter(List<FieldError> errors) {
+        ReminderState stateFilter = state == null ? null : WireNamed.find(ReminderState.class, state).orElse(null);
+        if (state != null && stateFilter == null) {
+            errors.add(new FieldError("state", "must be one of " + STATES));
+        }
+        Channel channelFilter = channel == null ? null : WireNamed.find(Channel.class, channel).orElse(null);
+        if (channel != null && channelFilter == null) {
+            errors.add(new FieldError("channel", "must be email, sms or push"));
+        }
+        if (template != null && !TEMPLATE.matcher(template).matches()) {
+            errors.add(new FieldError("template", "must be 1 to 128 of A-Z, a-z, 0-9, '_', '.' and '-'"));
+        }
+        if (userId != null && (userId.isEmpty() || userId.length() > 128)) {
+            errors.add(new FieldError("user_id", "must be 1 to 128 characters"));
+        } else if (userId != null && !TextRules.isStorable(userId)) {
+            errors.add(new FieldError("user_id", TextRules.NOT_STORABLE));
+        }
+        if (errorContains != null && errorContains.isEmpty()) {
+            errors.add(new FieldError("error_contains", "must not be empty"));
+        } else if (errorContains != null && !TextRules.isStorable(errorContains)) {
+            errors.add(new FieldError("error_contains", TextRules.NOT_STORABLE));
+        }
+        Instant from = instant("fire_from", fireFrom, errors);
+        Instant to = instant("fire_to", fireTo, errors);
+        if (from != null && to != null && !to.isAfter(from)) {
+            errors.add(new FieldError("fire_to", "must be after fire_from"));
+        }
+        return new ReminderFilter(stateFilter, channelFilter, template, userId, errorContains, from, to);
+    }
+
+    /** Rounded up to the microsecond, Postgres's precision, which keeps an inclusive and an exclusive bound exact. */
+    private static Instant instant(String field, String value, List<FieldError> errors) {
+        if (value == null) {
+            return null;
+        }
+        Instant instant = ReminderTiming.parseInstant(value);
+        if (instant == null) {
+            errors.add(new FieldError(field, "must be an ISO-8601 instant with an offset, e.g. 2026-12-01T08:00:00Z"));
+            return null;
+        }
+        if (!ReminderTiming.isSupported(instant)) {
+            errors.add(new FieldError(field, "must be " + ReminderTiming.RANGE));
+            return null;
+        }
+        Instant micros = instant.truncatedTo(ChronoUnit.MICROS);
+        return micros.equals(instant) ? instant : micros.plus(1, ChronoUnit.MICROS);
+    }
+}

@@ -1,0 +1,31 @@
+package dev.tickler.operator.rest;
+
+import jakarta.annotation.security.RolesAllowed;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+import io.smallrye.mutiny.Uni;
+
+import dev.tickler.operator.OverviewService;
+import dev.tickler.security.Roles;
+
+/** GET /v1/admin/overview (SPEC §13): the state of every reminder at a glance. */
+@Path("/v1/admin")
+@RolesAllowed(Roles.OPERATOR)
+@Produces(MediaType.APPLICATION_JSON)
+public class OverviewResource {
+
+    private final OverviewService service;
+
+    public OverviewResource(OverviewService service) {
+        this.service = service;
+    }
+
+    @GET
+    @Path("/overview")
+    public Uni<OverviewView> overview() {
+        return service.overview().map(OverviewView::of);
+    }
+}

@@ -1,0 +1,52 @@
+package dev.tickler.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.EnumSet;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.Test;
+
+import dev.tickler.reminder.Channel;
+import dev.tickler.reminder.ReminderState;
+
+/** The filter as SQL, without the application: every field a condition, input only ever a parameter. */
+class FilterSqlTest {
+
+    @Test
+    void everyFieldIsAConditionWithItsValueBound() {
+        Instant from = Instant.parse("2026-12-01T00:00:00Z");
+        Instant to = Instant.parse("2026-12-02T00:00:00Z");
+        ReminderFilter filter = new ReminderFilter(ReminderState.FAILED, Channel.SMS, "trial_ending", "u_1",
+                "50%_off\\", from, to);
+
+        FilterSql sql = FilterSql.of(filter, null);
+
+        assertThat(sql.whereClause()).isEqualTo(" WHERE state = 'failed' AND channel = $1 AND template = $2"
+                + " AND user_id = $3 AND last_error ILIKE $4 ESCAPE '\\' AND fire_at >= $5 AND fire_at < $6");
+        assertThat(IntStream.range(0, sql.parameters().size()).mapToObj(sql.parameters()::getValue).toList())
+                .containsExactly("sms", "trial_ending", "u_1", "%50\\%\\_off\\\\%", from.atOffset(ZoneOffset.UTC),
+                        to.atOffset(ZoneOffset.UTC));
+    }
+
+    @Test
+    void operationStatesStandInForTheStateFilter() {
+        assertThat(FilterSql.of(ReminderFilter.ALL, EnumSet.of(ReminderState.PENDING, ReminderState.HANDED_OFF,
+                ReminderState.FAILED)).whereClause()).isEqualTo(" WHERE state IN ('pending', 'handed_off', 'failed')");
+        assertThat(FilterSql.of(ReminderFilter.ALL, EnumSet.of(ReminderState.FAILED)).whereClause())
+                .isEqualTo(" WHERE state = 'failed'");
+    }
+
+    @Test
+    void noFilterIsNoCondition() {
+        assertThat(FilterSql.of(ReminderFilter.ALL, null).whereClause()).isEmpty();
+    }
+
+    @Test
+    void likeWildcardsAndTheEscapeCharacterAreEscaped() {
+        assertThat(FilterSql.likeEscaped("a%b_c\\d")).isEqualTo("a\\%b\\_c\\\\d");
+        assertThat(FilterSql.likeEscaped("plain text")).isEqualTo("plain text");
+    }
+}
