@@ -33,7 +33,7 @@ public class ReminderService {
     private static final Set<ReminderState> RESCHEDULABLE =
             EnumSet.of(ReminderState.PENDING, ReminderState.HANDED_OFF, ReminderState.FAILED);
     private static final Set<ReminderState> FINISHED_OR_IN_FLIGHT =
-            EnumSet.of(ReminderState.SENT, ReminderState.EXPIRED, ReminderState.DELIVERING);
+            EnumSet.of(ReminderState.SENT, ReminderState.EXPIRED, ReminderState.SKIPPED, ReminderState.DELIVERING);
     private static final String UNIQUE_VIOLATION = "23505";
 
     private final ReminderRepository repository;

@@ -59,7 +59,7 @@ class CancelAndRedriveTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = { "sent", "expired" })
+    @ValueSource(strings = { "sent", "expired", "skipped" })
     void finishedReminderCannotBeCancelled(String state) {
         long id = createdId(reminderAt(Instant.parse("2031-01-01T08:00:00Z")));
         database.setState(id, state);

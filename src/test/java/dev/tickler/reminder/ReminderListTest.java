@@ -115,7 +115,7 @@ class ReminderListTest {
     @Test
     void unknownStateIsRefused() {
         expectFieldError(api().queryParam("user_id", "u").queryParam("state", "lost").get("/v1/reminders").then(),
-                "state", "must be one of pending, handed_off, delivering, sent, failed, cancelled, expired");
+                "state", "must be one of pending, handed_off, delivering, sent, failed, cancelled, expired, skipped");
     }
 
     @Test

@@ -123,7 +123,7 @@ public class ReminderResource {
         ReminderState stateFilter = state == null ? null : WireNamed.find(ReminderState.class, state).orElse(null);
         if (state != null && stateFilter == null) {
             errors.add(new FieldError("state", "must be one of pending, handed_off, delivering, sent, failed, "
-                    + "cancelled, expired"));
+                    + "cancelled, expired, skipped"));
         }
         Integer pageSize = PageParameters.limit(limit, errors);
         ListPosition position = PageParameters.after(after, errors);
