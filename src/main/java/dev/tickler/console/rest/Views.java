@@ -73,9 +73,9 @@ final class Views {
             return seconds + " s";
         }
         if (seconds < 3600) {
-            return seconds / 60 + " min " + seconds % 60 + " s";
+            return seconds / 60 + " min" + (seconds % 60 == 0 ? "" : " " + seconds % 60 + " s");
         }
-        return seconds / 3600 + " h " + seconds % 3600 / 60 + " min";
+        return seconds / 3600 + " h" + (seconds % 3600 / 60 == 0 ? "" : " " + seconds % 3600 / 60 + " min");
     }
 
     static String millis(Double millis) {
