@@ -2,6 +2,7 @@ package dev.tickler.console;
 
 import static dev.tickler.testing.Api.createdId;
 import static dev.tickler.testing.Api.reminderAt;
+import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URL;
@@ -15,12 +16,22 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
+import dev.tickler.testing.InfraiEmulatorResource;
+
 /** What the console's read-only pages show. */
 @QuarkusTest
 class ConsolePagesTest {
 
     @TestHTTPResource("/")
     URL base;
+
+    @Test
+    void theApiDocumentLeavesTheConsoleOut() {
+        Map<String, Object> paths = given().port(InfraiEmulatorResource.managementPort()).accept("application/json")
+                .get("/q/openapi?format=json").then().statusCode(200).extract().jsonPath().getMap("paths");
+
+        assertThat(paths).isNotEmpty().allSatisfy((path, operations) -> assertThat(path).doesNotStartWith("/ops"));
+    }
 
     @Test
     void searchFindsAReminderByIdAndAUsersReminders() {
