@@ -5,6 +5,7 @@ import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -96,7 +97,7 @@ public class ConsoleSessions {
                 return Optional.empty();
             }
             return Optional.of(new Session(operator, expiresAt, token));
-        } catch (IllegalArgumentException | java.time.DateTimeException malformed) {
+        } catch (IllegalArgumentException | DateTimeException malformed) {
             return Optional.empty();
         }
     }

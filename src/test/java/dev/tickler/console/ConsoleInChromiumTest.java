@@ -1,5 +1,6 @@
 package dev.tickler.console;
 
+import static dev.tickler.testing.Api.api;
 import static dev.tickler.testing.Api.createdId;
 import static dev.tickler.testing.Api.pushReminderAt;
 import static dev.tickler.testing.Api.reminderAt;
@@ -15,6 +16,8 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.AfterEach;
@@ -82,7 +85,7 @@ class ConsoleInChromiumTest {
         notifier().script(user, Reply.status(400));
         long id = createdId(body);
         await().atMost(DEADLINE).untilAsserted(() -> Api.get(id).body("state", equalTo("failed")));
-        registerSomeForTheForecast();
+        List<Long> forecast = registerSomeForTheForecast();
 
         browser.get(base + "ops");
         assertThat(browser.getTitle()).startsWith("Sign in");
@@ -116,22 +119,28 @@ class ConsoleInChromiumTest {
         assertThat(browser.findElements(By.cssSelector("#forecast svg rect"))).hasSize(48);
         assertThat(browser.findElement(By.id("count-sent")).getText()).doesNotEndWith("\n0");
         screenshot("overview.png");
+        forecast.forEach(seeded -> api().delete("/v1/reminders/" + seeded).then().statusCode(200));
     }
 
     private void awaitTitle(String title) {
         await().atMost(DEADLINE).untilAsserted(() -> assertThat(browser.getTitle()).startsWith(title));
     }
 
-    /** Reminders spread over the next two days, so the forecast in the overview's screenshot has a shape. */
-    private static void registerSomeForTheForecast() {
+    /**
+     * Reminders spread over the next two days, so the forecast in the overview's screenshot has a shape; cancelled
+     * afterwards, so that no other test finds them due when it moves the clock.
+     */
+    private static List<Long> registerSomeForTheForecast() {
         Instant now = Instant.now();
+        List<Long> ids = new ArrayList<>();
         for (int i = 0; i < 40; i++) {
             int hours = 1 + (i * 7) % 47;
             int copies = 1 + i % 3;
             for (int copy = 0; copy < copies; copy++) {
-                createdId(reminderAt(now.plus(Duration.ofHours(hours)).plusSeconds(copy * 60L)));
+                ids.add(createdId(reminderAt(now.plus(Duration.ofHours(hours)).plusSeconds(copy * 60L))));
             }
         }
+        return ids;
     }
 
     private void screenshot(String name) throws IOException {
