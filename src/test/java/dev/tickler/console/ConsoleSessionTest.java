@@ -65,6 +65,20 @@ class ConsoleSessionTest {
     }
 
     @Test
+    void behindAnHttpsProxyTheCookieIsSecure() {
+        Response form = given().header("X-Forwarded-Proto", "https").get("/ops/sign-in");
+        assertThat(form.header("Set-Cookie")).contains("Secure");
+
+        Response signedIn = given().redirects().follow(false).header("X-Forwarded-Proto", "https")
+                .cookie(ConsoleSessions.SIGN_IN_COOKIE, form.getCookie(ConsoleSessions.SIGN_IN_COOKIE))
+                .formParam("key", "test-key-1").formParam("csrf", formToken(form.asString()))
+                .post("/ops/sign-in");
+
+        assertThat(signedIn.headers().getValues("Set-Cookie")).isNotEmpty()
+                .allSatisfy(cookie -> assertThat(cookie).contains("Secure"));
+    }
+
+    @Test
     void signingInThroughTheFormShowsTheOverview() {
         try (ConsoleBrowser browser = new ConsoleBrowser(base)) {
             HtmlPage overview = browser.signIn("test-key-2");

@@ -7,6 +7,7 @@ import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
@@ -39,16 +40,17 @@ public class SignInResource {
 
     @GET
     @Path("/sign-in")
-    public Uni<Response> form(@Context UriInfo uri) {
+    public Uni<Response> form(@Context UriInfo uri, @Context HttpHeaders headers) {
         String nonce = sessions.newSignInNonce();
         return Html.ok(Templates.signIn(signInPage(), sessions.signInFormToken(nonce), null))
-                .map(page -> Response.fromResponse(page).cookie(ConsoleCookies.signInNonce(nonce, uri)).build());
+                .map(page -> Response.fromResponse(page).cookie(ConsoleCookies.signInNonce(nonce, ConsoleCookies.overHttps(uri, headers))).build());
     }
 
     @POST
     @Path("/sign-in")
     public Uni<Response> signIn(@RestForm String key, @RestForm String csrf,
-            @CookieParam(ConsoleSessions.SIGN_IN_COOKIE) String nonce, @Context UriInfo uri) {
+            @CookieParam(ConsoleSessions.SIGN_IN_COOKIE) String nonce, @Context UriInfo uri,
+            @Context HttpHeaders headers) {
         if (!sessions.signInFormTokenMatches(nonce, csrf)) {
             return Html.page(403, Templates.refused(signInPage(), "This sign-in form has expired or did not come from"
                     + " this console. Open the sign-in page again."));
@@ -62,21 +64,23 @@ public class SignInResource {
                     + " operator key (tickler.api.operator-keys)."));
         }
         Session session = sessions.open(found.name());
+        boolean overHttps = ConsoleCookies.overHttps(uri, headers);
         return Uni.createFrom().item(Response.seeOther(URI.create("/ops"))
-                .cookie(ConsoleCookies.session(session, sessions.lifetime(), uri),
-                        ConsoleCookies.cleared(ConsoleSessions.SIGN_IN_COOKIE, uri))
+                .cookie(ConsoleCookies.session(session, sessions.lifetime(), overHttps),
+                        ConsoleCookies.cleared(ConsoleSessions.SIGN_IN_COOKIE, overHttps))
                 .build());
     }
 
     /** Removes the cookie from this browser; the signed token itself stays valid until it expires. */
     @POST
     @Path("/sign-out")
-    public Uni<Response> signOut(@RestForm String csrf, @Context UriInfo uri) {
+    public Uni<Response> signOut(@RestForm String csrf, @Context UriInfo uri, @Context HttpHeaders headers) {
         if (!sessions.formTokenMatches(request.session(), csrf)) {
             return FormGuard.refused(request, sessions);
         }
         return Uni.createFrom().item(Response.seeOther(URI.create(ConsoleGate.SIGN_IN))
-                .cookie(ConsoleCookies.cleared(ConsoleSessions.SESSION_COOKIE, uri)).build());
+                .cookie(ConsoleCookies.cleared(ConsoleSessions.SESSION_COOKIE,
+                        ConsoleCookies.overHttps(uri, headers))).build());
     }
 
     private static Page signInPage() {
