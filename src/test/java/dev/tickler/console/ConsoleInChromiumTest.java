@@ -98,7 +98,7 @@ class ConsoleInChromiumTest {
         browser.findElement(By.name("user_id")).sendKeys(user);
         browser.findElement(By.id("filter")).click();
         await().atMost(DEADLINE).ignoreExceptions().untilAsserted(() -> assertThat(
-                browser.findElement(By.id("matching")).getText()).isEqualTo("1 failed reminders match."));
+                browser.findElement(By.id("matching")).getText()).isEqualTo("1 failed reminder matches."));
         browser.findElement(By.linkText(String.valueOf(id))).click();
         awaitTitle("Reminder " + id);
         assertThat(browser.findElement(By.id("field-state")).getText()).isEqualTo("failed");

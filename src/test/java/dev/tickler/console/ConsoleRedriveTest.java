@@ -4,6 +4,7 @@ import static dev.tickler.testing.Api.newUser;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
 import java.net.URL;
 import java.time.Duration;
 import java.time.Instant;
@@ -12,6 +13,7 @@ import java.util.Map;
 
 import jakarta.inject.Inject;
 
+import org.htmlunit.html.HtmlButton;
 import org.htmlunit.html.HtmlCheckBoxInput;
 import org.htmlunit.html.HtmlPage;
 import org.junit.jupiter.api.Test;
@@ -22,7 +24,10 @@ import io.quarkus.test.junit.QuarkusTest;
 import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
 
-/** Redrive from the console: one from its page, several or all matching after a confirmation; never without the form token. */
+/**
+ * Redrive from the console: one from its page, one, several or all matching after a confirmation; never without the
+ * form token.
+ */
 @QuarkusTest
 class ConsoleRedriveTest {
 
@@ -127,6 +132,26 @@ class ConsoleRedriveTest {
     }
 
     @Test
+    void oneIsRedrivenFromTheListAfterItsConfirmation() throws IOException {
+        String user = newUser();
+        long chosen = deadLetter(user);
+        long other = deadLetter(user);
+        try (ConsoleBrowser browser = new ConsoleBrowser(base)) {
+            browser.signIn("test-key-1");
+            HtmlPage list = browser.open("/ops/dead-letters?user_id=" + user);
+
+            HtmlPage confirmation = list.<HtmlButton>getFirstByXPath(
+                    "//tr[@id='reminder-" + chosen + "']//button[@name='only']").click();
+            assertThat(confirmation.getHtmlElementById("count").asNormalizedText()).startsWith("Redrive 1 failed reminder?");
+            HtmlPage done = ConsoleBrowser.click(confirmation, "confirm");
+
+            assertThat(done.getHtmlElementById("notice").asNormalizedText()).isEqualTo("Redrove 1 of 1 reminder.");
+        }
+        assertThat(state(chosen)).isEqualTo("handed_off");
+        assertThat(state(other)).isEqualTo("failed");
+    }
+
+    @Test
     void theErrorFilterMatchesTextNotPatterns() {
         String user = newUser();
         long withPercent = database.insertReminder(user, "failed", Instant.now().plus(Duration.ofHours(1)),
@@ -137,7 +162,7 @@ class ConsoleRedriveTest {
             browser.signIn("test-key-1");
             HtmlPage list = browser.open("/ops/dead-letters?user_id=" + user + "&error=0%25");
 
-            assertThat(list.getHtmlElementById("matching").asNormalizedText()).isEqualTo("1 failed reminders match.");
+            assertThat(list.getHtmlElementById("matching").asNormalizedText()).isEqualTo("1 failed reminder matches.");
             assertThat(list.getElementById("reminder-" + withPercent)).isNotNull();
         }
     }

@@ -63,7 +63,7 @@ public class DeadLetterResource {
                     String next = page.next() == null ? null
                             : joined(form.query(), Query.of("after", page.next().toCursor()));
                     String notice = matched == null || redriven == null ? null
-                            : "Redrove " + redriven + " of " + matched + " reminders"
+                            : "Redrove " + redriven + " of " + matched + (matched == 1 ? " reminder" : " reminders")
                                     + (redriven < matched ? " (the others were no longer failed)." : ".");
                     return Html.ok(Templates.deadLetters(page("Dead letters"), form,
                             page.items().stream().map(Views.ReminderLine::of).toList(), found.getItem2(), next,

@@ -8,6 +8,7 @@ import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.NewCookie;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
@@ -42,8 +43,9 @@ public class SignInResource {
     @Path("/sign-in")
     public Uni<Response> form(@Context UriInfo uri, @Context HttpHeaders headers) {
         String nonce = sessions.newSignInNonce();
+        NewCookie nonceCookie = ConsoleCookies.signInNonce(nonce, ConsoleCookies.overHttps(uri, headers));
         return Html.ok(Templates.signIn(signInPage(), sessions.signInFormToken(nonce), null))
-                .map(page -> Response.fromResponse(page).cookie(ConsoleCookies.signInNonce(nonce, ConsoleCookies.overHttps(uri, headers))).build());
+                .map(page -> Response.fromResponse(page).cookie(nonceCookie).build());
     }
 
     @POST
