@@ -37,7 +37,8 @@ class ConsoleSessionTest {
     ConsoleSessions sessions;
 
     @ParameterizedTest
-    @ValueSource(strings = { "/ops", "/ops/dead-letters", "/ops/search?q=u_1", "/ops/reminders/1", "/ops/queues" })
+    @ValueSource(strings = { "/ops", "/ops/dead-letters", "/ops/search?q=u_1", "/ops/reminders/1", "/ops/queues",
+            "/v1/../ops/queues", "/ops/./queues" })
     void everyPageWithoutASessionSendsTheBrowserToSignIn(String path) {
         given().redirects().follow(false).get(path).then()
                 .statusCode(303)

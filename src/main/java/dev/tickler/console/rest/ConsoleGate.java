@@ -32,6 +32,7 @@ public class ConsoleGate {
         this.request = request;
     }
 
+    /** The path as the resources are matched against it, so a spelling such as /v1/../ops cannot pass by. */
     @ServerRequestFilter
     public Response requireSession(ContainerRequestContext context) {
         String path = context.getUriInfo().getPath();
