@@ -32,6 +32,17 @@ public interface TicklerConfig {
 
     Metrics metrics();
 
+    Console console();
+
+    interface Console {
+        /** How long an operator stays signed in to the console (SPEC §14). */
+        @WithDefault("PT8H")
+        Duration session();
+
+        /** Signs console sessions; unset: a random secret per process, so sessions end when the instance does. */
+        Optional<String> secret();
+    }
+
     interface Metrics {
         /** How often the gauges read from Postgres and Infrai (reminders by state, oldest overdue, queue gap) refresh. */
         @WithDefault("15s")

@@ -62,6 +62,11 @@ public class ApiKeys {
         return index < 0 ? Optional.empty() : Optional.of(keys.get(index));
     }
 
+    /** The key of this name, for a console session that carries the name and must not outlive the key. */
+    public Optional<ApiKey> named(String name) {
+        return keys.stream().filter(key -> key.name().equals(name)).findFirst();
+    }
+
     private void add(ApiKeyEntry entry, Set<String> roles, Map<String, String> nameBySecret,
             List<String> secretsInKeyOrder) {
         if (keys.stream().anyMatch(key -> key.name().equals(entry.name()))) {

@@ -1,0 +1,54 @@
+package dev.tickler.console;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+
+import dev.tickler.infrai.InfraiClient;
+import dev.tickler.infrai.InfraiException;
+import dev.tickler.observability.ReminderStatistics;
+
+/** Infrai's stats of every queue Tickler publishes to, and the gap the metrics also expose. */
+@ApplicationScoped
+public class InfraiQueueFigures implements QueueFigures {
+
+    private final InfraiClient infrai;
+    private final ReminderStatistics statistics;
+
+    public InfraiQueueFigures(InfraiClient infrai, ReminderStatistics statistics) {
+        this.infrai = infrai;
+        this.statistics = statistics;
+    }
+
+    @Override
+    public Uni<Queues> queues(Instant now) {
+        Uni<List<QueueStats>> stats = Multi.createFrom().iterable(infrai.queues())
+                .onItem().transformToUniAndConcatenate(this::stats)
+                .collect().asList();
+        return Uni.combine().all().unis(stats, statistics.handedOffAhead(now)).asTuple().map(both -> {
+            List<QueueStats> queues = both.getItem1();
+            long ahead = both.getItem2();
+            boolean allRead = queues.stream().allMatch(queue -> queue.delayedCount() != null);
+            Long gap = allRead ? ahead - queues.stream().mapToLong(QueueStats::delayedCount).sum() : null;
+            return new Queues(queues, ahead, gap);
+        });
+    }
+
+    /** A queue that cannot be read is shown with its error; the others still are. */
+    private Uni<QueueStats> stats(String queue) {
+        return infrai.stats(queue)
+                .map(stats -> {
+                    List<Field> fields = new ArrayList<>();
+                    stats.raw().fields().forEachRemaining(field -> fields.add(new Field(field.getKey(),
+                            field.getValue().isValueNode() ? field.getValue().asText() : field.getValue().toString())));
+                    return new QueueStats(queue, stats.delayedCount(), fields, null);
+                })
+                .onFailure(InfraiException.class).recoverWithItem(failure ->
+                        new QueueStats(queue, null, List.of(), failure.getMessage()));
+    }
+}

@@ -1,0 +1,36 @@
+package dev.tickler.console;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import io.smallrye.mutiny.Uni;
+
+import dev.tickler.reminder.ReminderState;
+
+/**
+ * The figures of SPEC §13's overview. Today {@link TableOverview} reads them from the table; once the operator API
+ * (GET /v1/admin/overview) exists, an implementation over its service takes its place.
+ */
+public interface OverviewFigures {
+
+    Uni<Overview> overview(Instant now);
+
+    record Overview(Map<ReminderState, Long> counts, Optional<Duration> oldestOverdue, DispatchLag dispatchLag,
+            List<LatenessBucket> lateness, List<HourlyDue> forecast) {
+    }
+
+    /** Milliseconds from fire_at to sent_at over the last hour's sends; null where there were none. */
+    record DispatchLag(Double p50, Double p95, Double p99) {
+    }
+
+    /** Sends of the last 24 hours at most {@code upTo} late (and later than the bucket before); null: the rest. */
+    record LatenessBucket(Duration upTo, long count) {
+    }
+
+    /** Non-terminal reminders firing in this UTC hour. */
+    record HourlyDue(Instant hour, long due) {
+    }
+}

@@ -1,0 +1,26 @@
+package dev.tickler.console;
+
+import java.time.Instant;
+import java.util.List;
+
+import io.smallrye.mutiny.Uni;
+
+/** Each queue's own figures beside the table's (SPEC §14 "queues"), as the admin queues call answers them. */
+public interface QueueFigures {
+
+    Uni<Queues> queues(Instant now);
+
+    /**
+     * {@code delayedGap}: handed-off reminders not yet due minus the queues' delayed messages; it grows when messages
+     * go missing. Null when a queue could not be read.
+     */
+    record Queues(List<QueueStats> queues, long handedOffAhead, Long delayedGap) {
+    }
+
+    /** One queue's stats as Infrai reports them, or why they could not be read. */
+    record QueueStats(String queue, Long delayedCount, List<Field> fields, String error) {
+    }
+
+    record Field(String name, String value) {
+    }
+}

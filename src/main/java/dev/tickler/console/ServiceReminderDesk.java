@@ -1,0 +1,53 @@
+package dev.tickler.console;
+
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+
+import dev.tickler.problem.ProblemException;
+import dev.tickler.reminder.ListPosition;
+import dev.tickler.reminder.ReminderPage;
+import dev.tickler.reminder.ReminderRow;
+import dev.tickler.reminder.ReminderService;
+import dev.tickler.timeline.EventPosition;
+import dev.tickler.timeline.Timeline;
+import dev.tickler.timeline.TimelinePage;
+
+@ApplicationScoped
+public class ServiceReminderDesk implements ReminderDesk {
+
+    private final ReminderService reminders;
+    private final Timeline timeline;
+
+    public ServiceReminderDesk(ReminderService reminders, Timeline timeline) {
+        this.reminders = reminders;
+        this.timeline = timeline;
+    }
+
+    @Override
+    public Uni<Optional<ReminderRow>> find(long id) {
+        return reminders.get(id).map(Optional::of)
+                .onFailure(ServiceReminderDesk::isNotFound).recoverWithItem(Optional.empty());
+    }
+
+    @Override
+    public Uni<ReminderPage> forUser(String userId, ListPosition after, int limit) {
+        return reminders.list(userId, null, after, limit);
+    }
+
+    @Override
+    public Uni<Optional<TimelinePage>> timeline(long id, EventPosition after, int limit) {
+        return timeline.page(id, after, limit);
+    }
+
+    @Override
+    public Uni<ReminderRow> redrive(long id, String by) {
+        return reminders.redrive(id, by);
+    }
+
+    private static boolean isNotFound(Throwable failure) {
+        return failure instanceof ProblemException problem && problem.problem().status() == 404;
+    }
+}

@@ -1,0 +1,119 @@
+package dev.tickler.console.rest;
+
+import java.net.URI;
+import java.util.List;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.resteasy.reactive.RestForm;
+import org.jboss.resteasy.reactive.RestQuery;
+
+import io.smallrye.mutiny.Uni;
+
+import dev.tickler.console.ConsoleSessions;
+import dev.tickler.console.DeadLetters;
+import dev.tickler.reminder.ListPosition;
+
+/**
+ * Dead letters (SPEC §14): failed reminders by filter, redriven one, the selected ones or all matching, each after a
+ * confirmation page that shows how many it will redrive.
+ */
+@Path("/ops/dead-letters")
+public class DeadLetterResource {
+
+    private static final int PAGE_SIZE = 50;
+    static final String SELECTED = "selected";
+    static final String MATCHING = "matching";
+
+    /** The filter as the form holds it; blank fields do not filter. */
+    public record FilterForm(String userId, String channel, String template, String error) {
+
+        DeadLetters.Filter filter() {
+            return DeadLetters.Filter.of(userId, channel, template, error);
+        }
+
+        String query() {
+            return Query.of("user_id", userId, "channel", channel, "template", template, "error", error);
+        }
+    }
+
+    private final DeadLetters deadLetters;
+    private final ConsoleSessions sessions;
+    private final ConsoleRequest request;
+
+    public DeadLetterResource(DeadLetters deadLetters, ConsoleSessions sessions, ConsoleRequest request) {
+        this.deadLetters = deadLetters;
+        this.sessions = sessions;
+        this.request = request;
+    }
+
+    @GET
+    public Uni<Response> list(@RestQuery("user_id") String userId, @RestQuery String channel,
+            @RestQuery String template, @RestQuery String error, @RestQuery String after,
+            @RestQuery Long matched, @RestQuery Long redriven) {
+        FilterForm form = new FilterForm(userId, channel, template, error);
+        ListPosition position = after == null ? null : ListPosition.fromCursor(after).orElse(null);
+        return Uni.combine().all().unis(deadLetters.find(form.filter(), position, PAGE_SIZE),
+                        deadLetters.countMatching(form.filter())).asTuple()
+                .chain(found -> {
+                    DeadLetters.Page page = found.getItem1();
+                    String next = page.next() == null ? null
+                            : joined(form.query(), Query.of("after", page.next().toCursor()));
+                    String notice = matched == null || redriven == null ? null
+                            : "Redrove " + redriven + " of " + matched + (matched == 1 ? " reminder" : " reminders")
+                                    + (redriven < matched ? " (the others were no longer failed)." : ".");
+                    return Html.ok(Templates.deadLetters(page("Dead letters"), form,
+                            page.items().stream().map(Views.ReminderLine::of).toList(), found.getItem2(), next,
+                            notice));
+                });
+    }
+
+    /** Changes nothing: shows what a redrive would take, and asks. */
+    @POST
+    @Path("/confirm")
+    public Uni<Response> confirm(@RestForm String csrf, @RestForm String scope, @RestForm Long only,
+            @RestForm("id") List<Long> ids, @RestForm("user_id") String userId, @RestForm String channel,
+            @RestForm String template, @RestForm String error) {
+        if (!sessions.formTokenMatches(request.session(), csrf)) {
+            return FormGuard.refused(request, sessions);
+        }
+        FilterForm form = new FilterForm(userId, channel, template, error);
+        if (only != null || !MATCHING.equals(scope)) {
+            List<Long> chosen = only != null ? List.of(only) : ids == null ? List.of() : ids;
+            return deadLetters.countFailed(chosen).chain(count -> Html.ok(Templates.confirmRedrive(
+                    page("Confirm redrive"), new Templates.Confirmation(SELECTED, count, chosen, userId, channel,
+                            template, error))));
+        }
+        return deadLetters.countMatching(form.filter()).chain(count -> Html.ok(Templates.confirmRedrive(
+                page("Confirm redrive"), new Templates.Confirmation(MATCHING, count, List.of(), userId, channel,
+                        template, error))));
+    }
+
+    @POST
+    @Path("/redrive")
+    public Uni<Response> redrive(@RestForm String csrf, @RestForm String scope, @RestForm("id") List<Long> ids,
+            @RestForm("user_id") String userId, @RestForm String channel, @RestForm String template,
+            @RestForm String error) {
+        if (!sessions.formTokenMatches(request.session(), csrf)) {
+            return FormGuard.refused(request, sessions);
+        }
+        FilterForm form = new FilterForm(userId, channel, template, error);
+        Uni<DeadLetters.Outcome> outcome = MATCHING.equals(scope)
+                ? deadLetters.redriveMatching(form.filter(), request.operator())
+                : deadLetters.redrive(ids == null ? List.of() : ids, request.operator());
+        return outcome.map(done -> Response.seeOther(URI.create("/ops/dead-letters?" + joined(form.query(),
+                Query.of("matched", String.valueOf(done.matched()), "redriven", String.valueOf(done.redriven())))))
+                .build());
+    }
+
+    private Page page(String title) {
+        return new Page(title, "dead-letters", request.operator(), sessions.formToken(request.session()));
+    }
+
+    private static String joined(String first, String second) {
+        return first.isEmpty() ? second : second.isEmpty() ? first : first + "&" + second;
+    }
+}

@@ -1,0 +1,44 @@
+package dev.tickler.console.rest;
+
+import java.util.List;
+
+import io.quarkus.qute.CheckedTemplate;
+import io.quarkus.qute.TemplateInstance;
+
+import dev.tickler.console.BarChart;
+import dev.tickler.console.QueueFigures.Queues;
+
+/** The console's pages, checked against these parameters when the application is built. */
+@CheckedTemplate(basePath = "console")
+final class Templates {
+
+    private Templates() {
+    }
+
+    record StateCount(String state, long count) {
+    }
+
+    record Confirmation(String scope, long count, List<Long> ids, String userId, String channel, String template,
+            String error) {
+    }
+
+    static native TemplateInstance signIn(Page page, String signInToken, String message);
+
+    static native TemplateInstance overview(Page page, List<StateCount> counts, String oldestOverdue, String lagP50,
+            String lagP95, String lagP99, BarChart lateness, BarChart forecast);
+
+    static native TemplateInstance deadLetters(Page page, DeadLetterResource.FilterForm filter,
+            List<Views.ReminderLine> items, long matching, String nextQuery, String notice);
+
+    static native TemplateInstance confirmRedrive(Page page, Confirmation confirmation);
+
+    static native TemplateInstance search(Page page, String q, Views.ReminderLine byId, List<Views.ReminderLine> byUser,
+            String nextQuery);
+
+    static native TemplateInstance reminder(Page page, long id, List<Views.Field> fields, boolean redrivable,
+            List<Views.EventLine> events, String nextQuery, String notice);
+
+    static native TemplateInstance queues(Page page, Queues queues);
+
+    static native TemplateInstance refused(Page page, String message);
+}

@@ -1,0 +1,93 @@
+package dev.tickler.console;
+
+import static dev.tickler.testing.Api.createdId;
+import static dev.tickler.testing.Api.reminderAt;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URL;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import org.htmlunit.html.HtmlPage;
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+
+import dev.tickler.testing.InfraiEmulatorResource;
+
+/** What the console's read-only pages show. */
+@QuarkusTest
+class ConsolePagesTest {
+
+    @TestHTTPResource("/")
+    URL base;
+
+    @Test
+    void theApiDocumentLeavesTheConsoleOut() {
+        Map<String, Object> paths = given().port(InfraiEmulatorResource.managementPort()).accept("application/json")
+                .get("/q/openapi?format=json").then().statusCode(200).extract().jsonPath().getMap("paths");
+
+        assertThat(paths).isNotEmpty().allSatisfy((path, operations) -> assertThat(path).doesNotStartWith("/ops"));
+    }
+
+    @Test
+    void searchFindsAReminderByIdAndAUsersReminders() {
+        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofDays(30)));
+        String user = (String) body.get("user_id");
+        long first = createdId(body);
+        body.put("template", "second_template");
+        long second = createdId(body);
+        try (ConsoleBrowser browser = new ConsoleBrowser(base)) {
+            browser.signIn("test-key-1");
+
+            HtmlPage byId = browser.open("/ops/search?q=" + first);
+            assertThat(byId.getByXPath("//table[@id='by-id']//tr[@id='reminder-" + first + "']")).hasSize(1);
+
+            HtmlPage byUser = browser.open("/ops/search?q=" + user);
+            assertThat(byUser.getElementById("by-id")).isNull();
+            assertThat(byUser.getByXPath("//table[@id='by-user']//tr[starts-with(@id, 'reminder-')]")).hasSize(2);
+            assertThat(byUser.getElementById("reminder-" + second)).isNotNull();
+
+            HtmlPage nothing = browser.open("/ops/search?q=u_nobody_" + first);
+            assertThat(nothing.getHtmlElementById("no-user-reminders").asNormalizedText()).isEqualTo("None.");
+        }
+    }
+
+    @Test
+    void aReminderPageShowsItsFieldsAndTimeline() {
+        long id = createdId(reminderAt(Instant.now().plus(Duration.ofHours(1))));
+        try (ConsoleBrowser browser = new ConsoleBrowser(base)) {
+            browser.signIn("test-key-1");
+
+            HtmlPage detail = browser.open("/ops/reminders/" + id);
+
+            assertThat(detail.getHtmlElementById("field-state").asNormalizedText()).isEqualTo("handed_off");
+            assertThat(detail.getHtmlElementById("field-template").asNormalizedText()).isEqualTo("trial_ending");
+            assertThat(detail.getByXPath("//table[@id='timeline']//tr[@class='event-registered']")).hasSize(1);
+            assertThat(detail.getByXPath("//table[@id='timeline']//tr[@class='event-published']")).hasSize(1);
+            assertThat(detail.getElementById("redrive")).isNull();
+            assertThat(browser.open("/ops/reminders/999999999").getWebResponse().getStatusCode()).isEqualTo(404);
+        }
+    }
+
+    @Test
+    void theOverviewDrawsTheLatenessAndTheForecastAndTheQueuesPageEachQueue() {
+        createdId(reminderAt(Instant.now().plus(Duration.ofHours(3))));
+        try (ConsoleBrowser browser = new ConsoleBrowser(base)) {
+            HtmlPage overview = browser.signIn("test-key-1");
+
+            assertThat(overview.getHtmlElementById("count-handed_off").asNormalizedText()).startsWith("handed_off");
+            assertThat(overview.getByXPath("//section[@id='lateness']//*[local-name()='rect']")).hasSize(5);
+            assertThat(overview.getByXPath("//section[@id='forecast']//*[local-name()='rect']")).hasSize(48);
+            assertThat(overview.getWebResponse().getResponseHeaderValue("Content-Security-Policy"))
+                    .contains("default-src 'none'");
+
+            HtmlPage queues = browser.open("/ops/queues");
+            assertThat(queues.getElementById("queue-user-reminders")).isNotNull();
+            assertThat(queues.getElementById("queue-sms-reminders")).isNotNull();
+        }
+    }
+}
