@@ -10,10 +10,7 @@ import io.smallrye.mutiny.Uni;
 
 import dev.tickler.reminder.ReminderState;
 
-/**
- * The figures of SPEC §13's overview. Today {@link TableOverview} reads them from the table; once the operator API
- * (GET /v1/admin/overview) exists, an implementation over its service takes its place.
- */
+/** The figures of SPEC §13's overview, as the console's overview page shows them ({@link ServiceOverviewFigures}). */
 public interface OverviewFigures {
 
     Uni<Overview> overview(Instant now);
