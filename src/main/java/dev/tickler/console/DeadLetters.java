@@ -8,9 +8,8 @@ import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderRow;
 
 /**
- * Failed reminders across users, found by filter and redriven one, several or all matching at a time. Today
- * {@link TableDeadLetters}; the operator API's search and bulk redrive (SPEC §13, GET /v1/admin/reminders and
- * POST /v1/admin/redrive with dry_run for the count) take its place once they exist.
+ * Failed reminders across users, found by filter and redriven one, several or all matching at a time
+ * ({@link OperatorDeadLetters}).
  */
 public interface DeadLetters {
 

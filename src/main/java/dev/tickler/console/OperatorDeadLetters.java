@@ -1,0 +1,103 @@
+package dev.tickler.console;
+
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+import dev.tickler.operator.BulkOutcome;
+import dev.tickler.operator.OperatorReminderService;
+import dev.tickler.operator.ReminderFilter;
+import dev.tickler.problem.ProblemException;
+import dev.tickler.reminder.Channel;
+import dev.tickler.reminder.ListPosition;
+import dev.tickler.reminder.ReminderState;
+import dev.tickler.reminder.WireNamed;
+
+/**
+ * Dead letters through the operator API (SPEC §13): its search, and its batched bulk redrive with the dry run's count.
+ * Redriving chosen reminders goes through {@link ReminderDesk#redrive}, the single redrive's rules and timeline.
+ */
+@ApplicationScoped
+public class OperatorDeadLetters implements DeadLetters {
+
+    private static final String COUNT_FAILED = "SELECT count(*) FROM reminders WHERE state = 'failed'"
+            + " AND id = ANY($1::bigint[])";
+
+    private final OperatorReminderService operator;
+    private final Pool pool;
+    private final ReminderDesk desk;
+
+    public OperatorDeadLetters(OperatorReminderService operator, Pool pool, ReminderDesk desk) {
+        this.operator = operator;
+        this.pool = pool;
+        this.desk = desk;
+    }
+
+    @Override
+    public Uni<Page> find(Filter filter, ListPosition after, int limit) {
+        return operatorFilter(filter).map(failed -> operator.search(failed, after, limit)
+                        .map(page -> new Page(page.items(), page.next())))
+                .orElseGet(() -> Uni.createFrom().item(new Page(List.of(), null)));
+    }
+
+    @Override
+    public Uni<Long> countMatching(Filter filter) {
+        return operatorFilter(filter).map(failed -> operator.redrive(failed, true, null).map(BulkOutcome::matched))
+                .orElseGet(() -> Uni.createFrom().item(0L));
+    }
+
+    @Override
+    public Uni<Long> countFailed(List<Long> ids) {
+        return pool.preparedQuery(COUNT_FAILED).execute(Tuple.of(ids.toArray(Long[]::new)))
+                .map(rows -> rows.iterator().next().getLong(0));
+    }
+
+    @Override
+    public Uni<Outcome> redrive(List<Long> ids, String by) {
+        return redriveEach(ids.stream().distinct().toList(), by);
+    }
+
+    /** The operator API's bulk redrive: batches, each locked and committed on its own, published after. */
+    @Override
+    public Uni<Outcome> redriveMatching(Filter filter, String by) {
+        return operatorFilter(filter).map(failed -> operator.redrive(failed, false, by)
+                        .map(outcome -> new Outcome(outcome.matched(), outcome.changed())))
+                .orElseGet(() -> Uni.createFrom().item(new Outcome(0, 0)));
+    }
+
+    /**
+     * One after another: each redrive is its own transaction in the request's reactive session, which cannot run
+     * two at once. One that moved on meanwhile (a conflict) counts as matched, not redriven.
+     */
+    private Uni<Outcome> redriveEach(List<Long> ids, String by) {
+        return Multi.createFrom().iterable(ids)
+                .onItem().transformToUniAndConcatenate(id -> desk.redrive(id, by).replaceWith(1L)
+                        .onFailure(OperatorDeadLetters::isRefused).recoverWithItem(0L))
+                .collect().asList()
+                .map(results -> new Outcome(results.size(), results.stream().mapToLong(Long::longValue).sum()));
+    }
+
+    /** Failed reminders matching the console's filter; empty when its channel is none a reminder can have. */
+    private static Optional<ReminderFilter> operatorFilter(Filter filter) {
+        Channel channel = null;
+        if (filter.channel() != null) {
+            Optional<Channel> known = WireNamed.find(Channel.class, filter.channel());
+            if (known.isEmpty()) {
+                return Optional.empty();
+            }
+            channel = known.get();
+        }
+        return Optional.of(new ReminderFilter(ReminderState.FAILED, channel, filter.template(), filter.userId(),
+                filter.errorContains(), null, null));
+    }
+
+    private static boolean isRefused(Throwable failure) {
+        return failure instanceof ProblemException;
+    }
+}
