@@ -88,7 +88,7 @@ public interface TicklerConfig {
 
         /**
          * Claimed reminders not yet settled before the receiver answers 503 instead of claiming: a campaign's whole
-         * burst fits, at a few KiB of heap each (README, "Delivery capacity").
+         * burst fits, at a few KiB of heap each (docs/delivery.md, "Delivery capacity").
          */
         @WithName("max-backlog")
         @WithDefault("50000")

@@ -36,7 +36,7 @@ import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.PostgresResource;
 
 /**
- * The typical large job (README, "Campaign scale"): 50,000 reminders registered through the batch API, all due in
+ * The typical large job (docs/delivery.md, "Campaign scale"): 50,000 reminders registered through the batch API, all due in
  * the same second, pushed back by the queue emulator and delivered to a provider that answers in 100 ms and refuses
  * (429) beyond 1,000 sends a second. The packaged application runs in a JVM of its own with the image's flags and
  * tickler.notify.rate-limit set to the provider's published quota. Prints the registration rate, the drain time from
