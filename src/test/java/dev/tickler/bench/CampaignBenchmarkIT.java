@@ -22,7 +22,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.vertx.core.Vertx;
@@ -49,12 +48,7 @@ import dev.tickler.testing.PostgresResource;
 class CampaignBenchmarkIT {
 
     /** Production settings plus the provider's quota; the push channel's queue pushes to the application. */
-    public static class Campaign implements QuarkusTestProfile {
-        @Override
-        public boolean disableGlobalTestResources() {
-            return true;
-        }
-
+    public static class Campaign extends ProductionLikeProfile {
         @Override
         public List<TestResourceEntry> testResources() {
             return List.of(new TestResourceEntry(PostgresResource.class),
@@ -63,11 +57,9 @@ class CampaignBenchmarkIT {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> config = new HashMap<>(Map.of("tickler.push.tokens", InfraiEmulatorResource.PUSH_TOKEN,
-                    "tickler.push.signing-secret", InfraiEmulatorResource.SIGNING_SECRET,
-                    "tickler.api.keys", API_KEY,
-                    "tickler.infrai.queues.push", InfraiEmulatorResource.PUSHED_QUEUE,
-                    "tickler.sweep.enabled", "false"));
+            Map<String, String> config = new HashMap<>(super.getConfigOverrides());
+            config.put("tickler.push.signing-secret", InfraiEmulatorResource.SIGNING_SECRET);
+            config.put("tickler.infrai.queues.push", InfraiEmulatorResource.PUSHED_QUEUE);
             // the provider's published quota, with a margin for the jitter of loopback calls; "none" leaves the
             // pace to be learned from the 429s alone
             String rateLimit = System.getProperty("campaign.rate-limit", "990");
@@ -78,7 +70,7 @@ class CampaignBenchmarkIT {
         }
     }
 
-    private static final String API_KEY = "campaign-key";
+    private static final String API_KEY = ProductionLikeProfile.API_KEY;
     private static final int REMINDERS = 50_000;
     private static final int BATCH = 1_000;
     private static final int CLIENTS = 4;

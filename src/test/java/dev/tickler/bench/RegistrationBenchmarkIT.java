@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.vertx.core.Future;
@@ -20,8 +17,6 @@ import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 
-import dev.tickler.testing.InfraiEmulatorResource;
-import dev.tickler.testing.PostgresResource;
 
 /**
  * How fast product services can register: single POSTs from 16 connections, closed-loop, unique bodies, once for
@@ -32,29 +27,10 @@ import dev.tickler.testing.PostgresResource;
  */
 @QuarkusIntegrationTest
 @Tag("benchmark")
-@TestProfile(RegistrationBenchmarkIT.ProductionLike.class)
+@TestProfile(ProductionLikeProfile.class)
 class RegistrationBenchmarkIT {
 
-    public static class ProductionLike implements QuarkusTestProfile {
-        @Override
-        public boolean disableGlobalTestResources() {
-            return true;
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(PostgresResource.class),
-                    new TestResourceEntry(InfraiEmulatorResource.class), new TestResourceEntry(FastNotifier.class));
-        }
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("tickler.api.keys", API_KEY, "tickler.push.tokens", InfraiEmulatorResource.PUSH_TOKEN,
-                    "tickler.sweep.enabled", "false");
-        }
-    }
-
-    private static final String API_KEY = "registration-key";
+    private static final String API_KEY = ProductionLikeProfile.API_KEY;
     private static final Duration WARM_UP = Duration.ofSeconds(30);
     private static final Duration RUN = Duration.ofSeconds(20);
     private static final int CONNECTIONS = 16;

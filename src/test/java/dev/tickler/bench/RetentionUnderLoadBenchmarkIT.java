@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -18,7 +17,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.vertx.core.Vertx;
@@ -38,29 +36,10 @@ import dev.tickler.testing.PostgresResource;
  */
 @QuarkusIntegrationTest
 @Tag("benchmark")
-@TestProfile(RetentionUnderLoadBenchmarkIT.ProductionLike.class)
+@TestProfile(ProductionLikeProfile.class)
 class RetentionUnderLoadBenchmarkIT {
 
-    public static class ProductionLike implements QuarkusTestProfile {
-        @Override
-        public boolean disableGlobalTestResources() {
-            return true;
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(PostgresResource.class),
-                    new TestResourceEntry(InfraiEmulatorResource.class), new TestResourceEntry(FastNotifier.class));
-        }
-
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("tickler.push.tokens", InfraiEmulatorResource.PUSH_TOKEN, "tickler.api.keys", API_KEY,
-                    "tickler.sweep.enabled", "false");
-        }
-    }
-
-    private static final String API_KEY = "retention-key";
+    private static final String API_KEY = ProductionLikeProfile.API_KEY;
     private static final int FINISHED = 100_000;
     private static final int RATE = 1_000;
     private static final Duration ROUND = Duration.ofSeconds(75);
