@@ -71,8 +71,8 @@ public class AdminResource {
     @POST
     @Path("/push-subscriptions")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Subscribe every queue's push to this service", description = "Registers"
-            + " {base_url}/q/{token}/reminders with each queue Tickler publishes to")
+    @Operation(summary = "Subscribe every queue's push to this service", description = "Registers the push path"
+            + " under base_url, with the token, with each queue Tickler publishes to")
     public Uni<List<QueueSubscription>> subscribe(@Valid @NotNull(message = "a JSON object is required")
             SubscriptionRequest request) {
         URI base = parseBaseUrl(request.baseUrl());
