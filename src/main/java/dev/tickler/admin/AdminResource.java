@@ -16,6 +16,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Multi;
@@ -69,6 +71,8 @@ public class AdminResource {
     @POST
     @Path("/push-subscriptions")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Subscribe every queue's push to this service", description = "Registers the push path"
+            + " under base_url, with the token, with each queue Tickler publishes to")
     public Uni<List<QueueSubscription>> subscribe(@Valid @NotNull(message = "a JSON object is required")
             SubscriptionRequest request) {
         URI base = parseBaseUrl(request.baseUrl());
@@ -85,6 +89,8 @@ public class AdminResource {
     /** Every queue's own counts beside the table's, so a gap between delayed_count and handed_off rows shows. */
     @GET
     @Path("/queues")
+    @Operation(summary = "Compare each queue's counts with the table's", description = "A gap between delayed_count"
+            + " and the handed-off reminders not yet due shows messages lost or never published")
     public Uni<QueuesView> queues() {
         Uni<List<QueueView>> queues = Multi.createFrom().iterable(infrai.queues())
                 .onItem().transformToUniAndConcatenate(queue -> infrai.stats(queue)

@@ -1,5 +1,6 @@
 package dev.tickler.console;
 
+import java.time.Instant;
 import java.util.List;
 
 import io.smallrye.mutiny.Uni;
@@ -25,12 +26,14 @@ public interface DeadLetters {
 
     Uni<Outcome> redriveMatching(Filter filter, String by);
 
-    /** The dead-letter filter; a blank field does not filter. */
-    record Filter(String userId, String channel, String template, String errorContains) {
+    /** The dead-letter filter; a blank field does not filter. {@code fireFrom} is inclusive, {@code fireTo} exclusive. */
+    record Filter(String userId, String channel, String template, String errorContains, Instant fireFrom,
+            Instant fireTo) {
 
-        public static Filter of(String userId, String channel, String template, String errorContains) {
+        public static Filter of(String userId, String channel, String template, String errorContains,
+                Instant fireFrom, Instant fireTo) {
             return new Filter(blankAsNull(userId), blankAsNull(channel), blankAsNull(template),
-                    blankAsNull(errorContains));
+                    blankAsNull(errorContains), fireFrom, fireTo);
         }
 
         private static String blankAsNull(String value) {

@@ -94,7 +94,7 @@ public class OperatorDeadLetters implements DeadLetters {
             channel = known.get();
         }
         return Optional.of(new ReminderFilter(ReminderState.FAILED, channel, filter.template(), filter.userId(),
-                filter.errorContains(), null, null));
+                filter.errorContains(), filter.fireFrom(), filter.fireTo()));
     }
 
     private static boolean isRefused(Throwable failure) {

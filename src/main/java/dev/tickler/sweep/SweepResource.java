@@ -8,6 +8,8 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
 import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
@@ -31,6 +33,8 @@ public class SweepResource {
 
     @POST
     @Path("/sweep")
+    @Operation(summary = "Run one sweep now", description = "Hands off the pending reminders that entered the queue's"
+            + " window; for an external scheduler")
     public Uni<SweepReport> sweep(@Context SecurityContext security) {
         LOG.infof("sweep requested by %s", Caller.of(security));
         return sweep.run();
@@ -38,6 +42,8 @@ public class SweepResource {
 
     @POST
     @Path("/reconcile")
+    @Operation(summary = "Run one reconcile pass now", description = "Delivers reminders whose push never came back"
+            + " or whose claim's lease expired; for an external scheduler")
     public Uni<ReconcileReport> reconcile(@Context SecurityContext security) {
         LOG.infof("reconcile requested by %s", Caller.of(security));
         return sweep.reconcileNow();

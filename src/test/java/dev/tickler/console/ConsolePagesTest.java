@@ -4,10 +4,14 @@ import static dev.tickler.testing.Api.createdId;
 import static dev.tickler.testing.Api.reminderAt;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.startsWith;
 
 import java.net.URL;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import org.htmlunit.html.HtmlPage;
@@ -16,6 +20,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
+import dev.tickler.testing.Api;
 import dev.tickler.testing.InfraiEmulatorResource;
 
 /** What the console's read-only pages show. */
@@ -31,6 +36,31 @@ class ConsolePagesTest {
                 .get("/q/openapi?format=json").then().statusCode(200).extract().jsonPath().getMap("paths");
 
         assertThat(paths).isNotEmpty().allSatisfy((path, operations) -> assertThat(path).doesNotStartWith("/ops"));
+    }
+
+    @Test
+    void anUnknownConsolePageIsAnHtmlPageInTheLayoutWhileTheApiKeepsProblemDocuments() {
+        for (String path : List.of("/ops/anything-unknown", "/ops/dead-letters/unknown", "/ops/reminders/not-an-id")) {
+            given().redirects().follow(false).get(path).then()
+                    .statusCode(404)
+                    .contentType(startsWith("text/html"))
+                    .header("Content-Security-Policy", containsString("default-src 'none'"))
+                    .body(containsString("<title>Not found · Tickler console</title>"));
+        }
+        try (ConsoleBrowser browser = new ConsoleBrowser(base)) {
+            browser.signIn("test-key-1");
+
+            HtmlPage unknown = browser.open("/ops/anything-unknown");
+
+            assertThat(unknown.getWebResponse().getStatusCode()).isEqualTo(404);
+            assertThat(unknown.getTitleText()).isEqualTo("Not found · Tickler console");
+            assertThat(unknown.getHtmlElementById("message").asNormalizedText())
+                    .isEqualTo("The console has no page at /ops/anything-unknown.");
+        }
+        given().auth().oauth2(Api.API_KEY).get("/v1/anything-unknown").then()
+                .statusCode(404)
+                .contentType("application/problem+json")
+                .body("type", equalTo("urn:tickler:problem:not-found"));
     }
 
     @Test

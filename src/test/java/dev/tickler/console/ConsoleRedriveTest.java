@@ -15,6 +15,7 @@ import jakarta.inject.Inject;
 
 import org.htmlunit.html.HtmlButton;
 import org.htmlunit.html.HtmlCheckBoxInput;
+import org.htmlunit.html.HtmlInput;
 import org.htmlunit.html.HtmlPage;
 import org.junit.jupiter.api.Test;
 
@@ -165,6 +166,62 @@ class ConsoleRedriveTest {
             assertThat(list.getHtmlElementById("matching").asNormalizedText()).isEqualTo("1 failed reminder matches.");
             assertThat(list.getElementById("reminder-" + withPercent)).isNotNull();
         }
+    }
+
+    @Test
+    void theDueWindowFilterTakesFromInclusiveAndToExclusiveAndRedrivesOnlyThose() {
+        String user = newUser();
+        long before = database.insertReminder(user, "failed", Instant.parse("2031-03-01T10:00:00Z"),
+                "last_error, attempts", "HTTP 400", 1);
+        long inside = database.insertReminder(user, "failed", Instant.parse("2031-03-02T00:00:00Z"),
+                "last_error, attempts", "HTTP 400", 1);
+        long atTheEnd = database.insertReminder(user, "failed", Instant.parse("2031-03-03T00:00:00Z"),
+                "last_error, attempts", "HTTP 400", 1);
+        try (ConsoleBrowser browser = new ConsoleBrowser(base)) {
+            browser.signIn("test-key-1");
+            HtmlPage list = browser.open("/ops/dead-letters?user_id=" + user
+                    + "&fire_from=2031-03-02T00:00:00Z&fire_to=2031-03-03T00:00:00Z");
+            assertThat(list.getHtmlElementById("matching").asNormalizedText()).isEqualTo("1 failed reminder matches.");
+            assertThat(list.getElementById("reminder-" + inside)).isNotNull();
+            assertThat(list.<HtmlInput>getHtmlElementById("fire-from").getValue()).isEqualTo("2031-03-02T00:00:00Z");
+
+            HtmlPage confirmation = ConsoleBrowser.click(list, "redrive-matching");
+            assertThat(confirmation.getHtmlElementById("count").asNormalizedText()).startsWith("Redrive 1 failed reminder");
+            HtmlPage done = ConsoleBrowser.click(confirmation, "confirm");
+
+            assertThat(done.getHtmlElementById("notice").asNormalizedText()).isEqualTo("Redrove 1 of 1 reminder.");
+            assertThat(done.getUrl().getQuery()).contains("fire_from=2031-03-02T00%3A00%3A00Z");
+        }
+        assertThat(state(before)).isEqualTo("failed");
+        assertThat(state(inside)).as("redriven, and parked until the sweep's window").isEqualTo("pending");
+        assertThat(Api.events(inside)).extracting(event -> event.get("type")).contains("redriven");
+        assertThat(state(atTheEnd)).isEqualTo("failed");
+    }
+
+    @Test
+    void aDueBoundThatIsNoInstantMatchesNothingAndSaysWhy() {
+        String user = newUser();
+        long id = deadLetter(user);
+        String session = sessions.open("key-1").token();
+        String token = sessions.formToken(sessions.verify(session).orElseThrow());
+        try (ConsoleBrowser browser = new ConsoleBrowser(base)) {
+            browser.signIn("test-key-1");
+
+            HtmlPage list = browser.open("/ops/dead-letters?user_id=" + user + "&fire_from=yesterday"
+                    + "&fire_to=2031-03-03T00:00:00Z");
+
+            assertThat(list.getWebResponse().getStatusCode()).isEqualTo(400);
+            assertThat(list.getHtmlElementById("problems").asNormalizedText())
+                    .contains("fire_from must be an ISO-8601 instant with an offset");
+            assertThat(list.getHtmlElementById("matching").asNormalizedText()).isEqualTo("0 failed reminders match.");
+            assertThat(list.getElementById("redrive-matching")).isNull();
+        }
+        // a forged or stale form with such a bound redrives nothing, not every failed reminder of the user
+        given().redirects().follow(false).cookie(ConsoleSessions.SESSION_COOKIE, session)
+                .formParam("csrf", token).formParam("scope", "matching").formParam("user_id", user)
+                .formParam("fire_to", "2031-02-30T00:00:00Z")
+                .post("/ops/dead-letters/redrive").then().statusCode(303);
+        assertThat(state(id)).isEqualTo("failed");
     }
 
     private long deadLetter(String user) {

@@ -155,6 +155,21 @@ class ConsoleSessionTest {
         }
     }
 
+    @Test
+    void signingOutClearsTheCookieUnderTheSameAttributes() {
+        String session = sessions.open("key-1").token();
+        String token = sessions.formToken(sessions.verify(session).orElseThrow());
+
+        Response signedOut = given().redirects().follow(false).cookie(ConsoleSessions.SESSION_COOKIE, session)
+                .formParam("csrf", token).post("/ops/sign-out");
+
+        assertThat(signedOut.statusCode()).isEqualTo(303);
+        assertThat(signedOut.header("Location")).endsWith("/ops/sign-in");
+        assertThat(signedOut.headers().getValues("Set-Cookie")).singleElement().satisfies(cookie -> assertThat(cookie)
+                .startsWith(ConsoleSessions.SESSION_COOKIE + "=;").contains("Max-Age=0").contains("Path=/ops")
+                .contains("HttpOnly").containsIgnoringCase("SameSite=Strict"));
+    }
+
     static String formToken(String html) {
         Matcher matcher = FORM_TOKEN.matcher(html);
         assertThat(matcher.find()).as("a form token in the page").isTrue();

@@ -1,7 +1,9 @@
 package dev.tickler.console.rest;
 
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -15,6 +17,8 @@ import io.smallrye.mutiny.Uni;
 
 import dev.tickler.console.ConsoleSessions;
 import dev.tickler.console.DeadLetters;
+import dev.tickler.operator.FireWindow;
+import dev.tickler.problem.FieldError;
 import dev.tickler.reminder.ListPosition;
 
 /**
@@ -28,15 +32,29 @@ public class DeadLetterResource {
     static final String SELECTED = "selected";
     static final String MATCHING = "matching";
 
-    /** The filter as the form holds it; blank fields do not filter. */
-    public record FilterForm(String userId, String channel, String template, String error) {
+    /**
+     * The filter as the form holds it; blank fields do not filter. The fire_at bounds are read as the operator API
+     * reads them; a form with a bound that names no instant matches nothing, so it can never redrive more than asked.
+     */
+    public record FilterForm(String userId, String channel, String template, String error, String fireFrom,
+            String fireTo) {
 
-        DeadLetters.Filter filter() {
-            return DeadLetters.Filter.of(userId, channel, template, error);
+        /** The filter, or empty with the reasons added to {@code problems}. */
+        Optional<DeadLetters.Filter> filter(List<String> problems) {
+            List<FieldError> errors = new ArrayList<>();
+            FireWindow window = FireWindow.of(blankAsNull(fireFrom), blankAsNull(fireTo), errors);
+            errors.forEach(refused -> problems.add(refused.field() + " " + refused.message()));
+            return errors.isEmpty() ? Optional.of(DeadLetters.Filter.of(userId, channel, template, error,
+                    window.from(), window.to())) : Optional.empty();
         }
 
         String query() {
-            return Query.of("user_id", userId, "channel", channel, "template", template, "error", error);
+            return Query.of("user_id", userId, "channel", channel, "template", template, "error", error,
+                    "fire_from", fireFrom, "fire_to", fireTo);
+        }
+
+        private static String blankAsNull(String value) {
+            return value == null || value.isBlank() ? null : value.strip();
         }
     }
 
@@ -52,12 +70,19 @@ public class DeadLetterResource {
 
     @GET
     public Uni<Response> list(@RestQuery("user_id") String userId, @RestQuery String channel,
-            @RestQuery String template, @RestQuery String error, @RestQuery String after,
-            @RestQuery Long matched, @RestQuery Long redriven) {
-        FilterForm form = new FilterForm(userId, channel, template, error);
+            @RestQuery String template, @RestQuery String error, @RestQuery("fire_from") String fireFrom,
+            @RestQuery("fire_to") String fireTo, @RestQuery String after, @RestQuery Long matched,
+            @RestQuery Long redriven) {
+        FilterForm form = new FilterForm(userId, channel, template, error, fireFrom, fireTo);
+        List<String> problems = new ArrayList<>();
+        Optional<DeadLetters.Filter> filter = form.filter(problems);
+        if (filter.isEmpty()) {
+            return Html.page(400, Templates.deadLetters(page("Dead letters"), form, problems, List.of(), 0, null,
+                    null));
+        }
         ListPosition position = after == null ? null : ListPosition.fromCursor(after).orElse(null);
-        return Uni.combine().all().unis(deadLetters.find(form.filter(), position, PAGE_SIZE),
-                        deadLetters.countMatching(form.filter())).asTuple()
+        return Uni.combine().all().unis(deadLetters.find(filter.get(), position, PAGE_SIZE),
+                        deadLetters.countMatching(filter.get())).asTuple()
                 .chain(found -> {
                     DeadLetters.Page page = found.getItem1();
                     String next = page.next() == null ? null
@@ -65,7 +90,7 @@ public class DeadLetterResource {
                     String notice = matched == null || redriven == null ? null
                             : "Redrove " + redriven + " of " + matched + (matched == 1 ? " reminder" : " reminders")
                                     + (redriven < matched ? " (the others were no longer failed)." : ".");
-                    return Html.ok(Templates.deadLetters(page("Dead letters"), form,
+                    return Html.ok(Templates.deadLetters(page("Dead letters"), form, problems,
                             page.items().stream().map(Views.ReminderLine::of).toList(), found.getItem2(), next,
                             notice));
                 });
@@ -76,34 +101,37 @@ public class DeadLetterResource {
     @Path("/confirm")
     public Uni<Response> confirm(@RestForm String csrf, @RestForm String scope, @RestForm Long only,
             @RestForm("id") List<Long> ids, @RestForm("user_id") String userId, @RestForm String channel,
-            @RestForm String template, @RestForm String error) {
+            @RestForm String template, @RestForm String error, @RestForm("fire_from") String fireFrom,
+            @RestForm("fire_to") String fireTo) {
         if (!sessions.formTokenMatches(request.session(), csrf)) {
             return FormGuard.refused(request, sessions);
         }
-        FilterForm form = new FilterForm(userId, channel, template, error);
+        FilterForm form = new FilterForm(userId, channel, template, error, fireFrom, fireTo);
         if (only != null || !MATCHING.equals(scope)) {
             List<Long> chosen = only != null ? List.of(only) : ids == null ? List.of() : ids;
             return deadLetters.countFailed(chosen).chain(count -> Html.ok(Templates.confirmRedrive(
-                    page("Confirm redrive"), new Templates.Confirmation(SELECTED, count, chosen, userId, channel,
-                            template, error))));
+                    page("Confirm redrive"), new Templates.Confirmation(SELECTED, count, chosen, form))));
         }
-        return deadLetters.countMatching(form.filter()).chain(count -> Html.ok(Templates.confirmRedrive(
-                page("Confirm redrive"), new Templates.Confirmation(MATCHING, count, List.of(), userId, channel,
-                        template, error))));
+        Optional<DeadLetters.Filter> filter = form.filter(new ArrayList<>());
+        Uni<Long> matching = filter.isEmpty() ? Uni.createFrom().item(0L) : deadLetters.countMatching(filter.get());
+        return matching.chain(count -> Html.ok(Templates.confirmRedrive(page("Confirm redrive"),
+                new Templates.Confirmation(MATCHING, count, List.of(), form))));
     }
 
     @POST
     @Path("/redrive")
     public Uni<Response> redrive(@RestForm String csrf, @RestForm String scope, @RestForm("id") List<Long> ids,
             @RestForm("user_id") String userId, @RestForm String channel, @RestForm String template,
-            @RestForm String error) {
+            @RestForm String error, @RestForm("fire_from") String fireFrom, @RestForm("fire_to") String fireTo) {
         if (!sessions.formTokenMatches(request.session(), csrf)) {
             return FormGuard.refused(request, sessions);
         }
-        FilterForm form = new FilterForm(userId, channel, template, error);
-        Uni<DeadLetters.Outcome> outcome = MATCHING.equals(scope)
-                ? deadLetters.redriveMatching(form.filter(), request.operator())
-                : deadLetters.redrive(ids == null ? List.of() : ids, request.operator());
+        FilterForm form = new FilterForm(userId, channel, template, error, fireFrom, fireTo);
+        Optional<DeadLetters.Filter> filter = form.filter(new ArrayList<>());
+        Uni<DeadLetters.Outcome> outcome = !MATCHING.equals(scope)
+                ? deadLetters.redrive(ids == null ? List.of() : ids, request.operator())
+                : filter.isEmpty() ? Uni.createFrom().item(new DeadLetters.Outcome(0, 0))
+                : deadLetters.redriveMatching(filter.get(), request.operator());
         return outcome.map(done -> Response.seeOther(URI.create("/ops/dead-letters?" + joined(form.query(),
                 Query.of("matched", String.valueOf(done.matched()), "redriven", String.valueOf(done.redriven())))))
                 .build());

@@ -18,8 +18,7 @@ final class Templates {
     record StateCount(String state, long count) {
     }
 
-    record Confirmation(String scope, long count, List<Long> ids, String userId, String channel, String template,
-            String error) {
+    record Confirmation(String scope, long count, List<Long> ids, DeadLetterResource.FilterForm filter) {
     }
 
     static native TemplateInstance signIn(Page page, String signInToken, String message);
@@ -27,7 +26,7 @@ final class Templates {
     static native TemplateInstance overview(Page page, List<StateCount> counts, String oldestOverdue, String lagP50,
             String lagP95, String lagP99, BarChart lateness, BarChart forecast);
 
-    static native TemplateInstance deadLetters(Page page, DeadLetterResource.FilterForm filter,
+    static native TemplateInstance deadLetters(Page page, DeadLetterResource.FilterForm filter, List<String> problems,
             List<Views.ReminderLine> items, long matching, String nextQuery, String notice);
 
     static native TemplateInstance confirmRedrive(Page page, Confirmation confirmation);

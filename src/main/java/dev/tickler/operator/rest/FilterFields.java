@@ -1,17 +1,15 @@
 package dev.tickler.operator.rest;
 
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import dev.tickler.operator.FireWindow;
 import dev.tickler.operator.ReminderFilter;
 import dev.tickler.problem.FieldError;
 import dev.tickler.reminder.Channel;
 import dev.tickler.reminder.ReminderState;
-import dev.tickler.reminder.ReminderTiming;
 import dev.tickler.reminder.WireNamed;
 import dev.tickler.validation.TextRules;
 
@@ -49,29 +47,8 @@ record FilterFields(String state, String channel, String template, String userId
         } else if (errorContains != null && !TextRules.isStorable(errorContains)) {
             errors.add(new FieldError("error_contains", TextRules.NOT_STORABLE));
         }
-        Instant from = instant("fire_from", fireFrom, errors);
-        Instant to = instant("fire_to", fireTo, errors);
-        if (from != null && to != null && !to.isAfter(from)) {
-            errors.add(new FieldError("fire_to", "must be after fire_from"));
-        }
-        return new ReminderFilter(stateFilter, channelFilter, template, userId, errorContains, from, to);
-    }
-
-    /** Rounded up to the microsecond, Postgres's precision, which keeps an inclusive and an exclusive bound exact. */
-    private static Instant instant(String field, String value, List<FieldError> errors) {
-        if (value == null) {
-            return null;
-        }
-        Instant instant = ReminderTiming.parseInstant(value);
-        if (instant == null) {
-            errors.add(new FieldError(field, "must be an ISO-8601 instant with an offset, e.g. 2026-12-01T08:00:00Z"));
-            return null;
-        }
-        if (!ReminderTiming.isSupported(instant)) {
-            errors.add(new FieldError(field, "must be " + ReminderTiming.RANGE));
-            return null;
-        }
-        Instant micros = instant.truncatedTo(ChronoUnit.MICROS);
-        return micros.equals(instant) ? instant : micros.plus(1, ChronoUnit.MICROS);
+        FireWindow window = FireWindow.of(fireFrom, fireTo, errors);
+        return new ReminderFilter(stateFilter, channelFilter, template, userId, errorContains, window.from(),
+                window.to());
     }
 }

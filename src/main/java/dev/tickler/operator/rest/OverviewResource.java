@@ -6,6 +6,8 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.operator.OverviewService;
@@ -25,6 +27,7 @@ public class OverviewResource {
 
     @GET
     @Path("/overview")
+    @Operation(summary = "Counts, dispatch lag, lateness and the 48-hour forecast")
     public Uni<OverviewView> overview() {
         return service.overview().map(OverviewView::of);
     }

@@ -23,6 +23,11 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+
 import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
@@ -64,6 +69,12 @@ public class ReminderResource {
     /** 201 with Location for a new reminder; 200 with the existing one for a repeated (user_id, template, fire_at). */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Register a reminder")
+    @APIResponse(responseCode = "201", description = "Registered; Location names the new reminder",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
+    @APIResponse(responseCode = "200", description = "Registered before with this user_id, template and fire_at: the"
+            + " existing reminder", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = ReminderView.class)))
     public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateReminderRequest request,
             @Context SecurityContext security) {
         return service.register(request.toNewReminder(), by(security)).map(registration -> {
@@ -86,6 +97,7 @@ public class ReminderResource {
     @POST
     @Path("/batch")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Register up to 1,000 reminders in one call")
     public Uni<BatchResponse> registerBatch(JsonNode body, @Context SecurityContext security) {
         List<BatchItems.Item> items = batchItems.read(body);
         List<NewReminder> valid = items.stream().map(BatchItems.Item::reminder).filter(Objects::nonNull).toList();
@@ -107,11 +119,14 @@ public class ReminderResource {
 
     @GET
     @Path("/{id: " + ID + "}")
+    @Operation(summary = "Read a reminder")
     public Uni<ReminderView> get(@PathParam("id") long id) {
         return service.get(id).map(ReminderView::of);
     }
 
     @GET
+    @Operation(summary = "List a user's reminders", description = "Ordered by fire_at and id; next is the cursor"
+            + " for the following page, null on the last")
     public Uni<ReminderPageView> list(@QueryParam("user_id") String userId, @QueryParam("state") String state,
             @QueryParam("limit") String limit, @QueryParam("after") String after) {
         List<FieldError> errors = new ArrayList<>();
@@ -136,6 +151,7 @@ public class ReminderResource {
     /** SPEC §12: the reminder's history, oldest first. */
     @GET
     @Path("/{id: " + ID + "}/events")
+    @Operation(summary = "Read a reminder's timeline", description = "Its events in the order they happened")
     public Uni<TimelinePageView> events(@PathParam("id") long id, @QueryParam("limit") String limit,
             @QueryParam("after") String after) {
         List<FieldError> errors = new ArrayList<>();
@@ -151,6 +167,10 @@ public class ReminderResource {
     @PATCH
     @Path("/{id: " + ID + "}")
     @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Reschedule a reminder or change its data")
+    @APIResponse(responseCode = "200", description = "The reminder as changed, with its new version",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
+    @APIResponse(responseCode = "409", description = "Only a pending, handed-off or failed reminder can be changed")
     public Uni<ReminderView> update(@PathParam("id") long id,
             @Valid @NotNull(message = "a JSON object is required") UpdateReminderRequest request,
             @Context SecurityContext security) {
@@ -159,12 +179,21 @@ public class ReminderResource {
 
     @DELETE
     @Path("/{id: " + ID + "}")
+    @Operation(summary = "Cancel a reminder", description = "Cancelling a cancelled reminder answers 200 again")
+    @APIResponse(responseCode = "200", description = "The reminder, cancelled",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
+    @APIResponse(responseCode = "409", description = "The reminder is sent, expired or being delivered")
     public Uni<ReminderView> cancel(@PathParam("id") long id, @Context SecurityContext security) {
         return service.cancel(id, by(security)).map(ReminderView::of);
     }
 
     @POST
     @Path("/{id: " + ID + "}/redrive")
+    @Operation(summary = "Send a failed reminder round again", description = "attempts is reset; the version and the"
+            + " send key stay")
+    @APIResponse(responseCode = "200", description = "The reminder, on its way again",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
+    @APIResponse(responseCode = "409", description = "Only a failed reminder can be redriven")
     public Uni<ReminderView> redrive(@PathParam("id") long id, @Context SecurityContext security) {
         return service.redrive(id, by(security)).map(ReminderView::of);
     }
