@@ -20,6 +20,8 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.db.PipelinedStatement;
 import dev.tickler.db.StatementBatcher;
+import dev.tickler.quiethours.QuietHours;
+import dev.tickler.quiethours.QuietHoursRepository;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.WireNamed;
 import dev.tickler.timeline.EventType;
@@ -35,8 +37,9 @@ import dev.tickler.timeline.TimelineSql.Event;
 @ApplicationScoped
 public class ClaimRepository {
 
+    /** With the user's quiet hours, read in the same statement: no round trip of its own on the hot path. */
     private static final String CLAIMED_COLUMNS = "id, version, handoff, attempts, user_id, channel, template, "
-            + "data, fire_at, tz, expires_at, lease_until";
+            + "data, fire_at, tz, expires_at, lease_until, " + QuietHoursRepository.OF_REMINDER;
 
     /**
      * A pending row is claimable too: a push with delay 0 can overtake the request that published it. Public so that
@@ -94,6 +97,23 @@ public class ClaimRepository {
 
     private static final String RETRY_AFTER_LEASE = recording("UPDATE reminders SET attempts = $5, last_error = $8,"
             + " lease_until = $10, takeovers = 0, updated_at = $4" + HELD + " RETURNING id", attempt(5));
+
+    /**
+     * Quiet hours at send time: back on the queue for the window's end ($4 hand-off number, $5 its message id, or
+     * NULL when the queue did not take it and the reconciler delivers it after the window), same version and send key.
+     */
+    private static final String DEFER = recording("UPDATE reminders SET state = 'handed_off', handoff = $4,"
+            + " message_id = coalesce($5, message_id), deferred_until = $6, lease_until = NULL, takeovers = 0,"
+            + " updated_at = $7" + HELD + " RETURNING id",
+            Event.of("$7", EventType.DEFERRED, "'until'", "$8::text", "'reason'", "'quiet_hours'::text"));
+
+    private static final String MARK_SKIPPED = recording("UPDATE reminders SET state = 'skipped', lease_until = NULL,"
+            + " updated_at = $4" + HELD + " RETURNING id",
+            Event.of("$4", EventType.SKIPPED, "'reason'", "'quiet_hours'::text"));
+
+    private static final String MARK_EXPIRED_BECAUSE = recording("UPDATE reminders SET state = 'expired',"
+            + " lease_until = NULL, updated_at = $4" + HELD + " RETURNING id",
+            Event.of("$4", EventType.EXPIRED, "'error'", "$5::text"));
 
     private static final int MAX_BATCH = 100;
     private static final int MAX_BATCHES_IN_FLIGHT = 4;
@@ -184,6 +204,21 @@ public class ClaimRepository {
         return settle(RETRY_AFTER_LEASE, attempt.appendTo(held(claim, utc(now))).addValue(utc(retryAt)));
     }
 
+    /** Inside the user's quiet hours: back to handed_off until {@code until}; messageId null when the queue refused. */
+    public Uni<Boolean> defer(ClaimedReminder claim, int handoff, String messageId, Instant until, Instant now) {
+        return settle(DEFER, claim, handoff, messageId, utc(until), utc(now), until.toString());
+    }
+
+    /** Inside the user's quiet hours with the skip policy: never sent. */
+    public Uni<Boolean> markSkipped(ClaimedReminder claim, Instant now) {
+        return settle(MARK_SKIPPED, held(claim, utc(now)));
+    }
+
+    /** Expired for a reason the timeline names (quiet hours that outlast the expiry). */
+    public Uni<Boolean> markExpired(ClaimedReminder claim, String error, Instant now) {
+        return settle(MARK_EXPIRED_BECAUSE, held(claim, utc(now), error));
+    }
+
     /** Shutdown gave the claim up; the reminder is back on the queue under a new hand-off number. */
     public Uni<Boolean> release(ClaimedReminder claim, int handoff, String messageId, Instant now) {
         return settle("UPDATE reminders SET state = 'handed_off', handoff = $5, message_id = $6, lease_until = NULL,"
@@ -218,9 +253,11 @@ public class ClaimRepository {
 
     private static ClaimedReminder toClaim(Row row) {
         JsonObject data = row.getJsonObject("data");
+        String quietHours = row.getString("quiet_hours");
         return new ClaimedReminder(row.getLong("id"), row.getInteger("version"), row.getInteger("handoff"),
                 row.getInteger("attempts"), row.getString("user_id"), row.getString("channel"),
                 row.getString("template"), data == null ? Map.of() : data.getMap(),
-                instant(row, "fire_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "lease_until"));
+                instant(row, "fire_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "lease_until"),
+                quietHours == null ? null : QuietHours.fromJson(quietHours));
     }
 }

@@ -27,6 +27,8 @@ import dev.tickler.publish.ReminderMessage;
 import dev.tickler.publish.Publication;
 import dev.tickler.publish.ReminderPublisher;
 import dev.tickler.publish.Via;
+import dev.tickler.quiethours.QuietDecision;
+import dev.tickler.quiethours.QuietHours;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.time.Pause;
 import dev.tickler.timeline.EventType;
@@ -194,7 +196,7 @@ public class DeliveryService {
 
     private Acceptance.Claimed startDelivery(ClaimedReminder claim) {
         held.put(claim.id(), claim);
-        Uni<Void> settled = attempt(claim)
+        Uni<Void> settled = deliver(claim)
                 .onFailure().invoke(failure -> LOG.errorf(failure,
                         "delivery of reminder %d could not be settled; its lease will run out and it is delivered again",
                         claim.id()))
@@ -224,6 +226,43 @@ public class DeliveryService {
         }).call(reason -> reason == Ignored.UNKNOWN ? Uni.createFrom().voidItem()
                 : timeline.append(new TimelineEvent(message.reminderId(), now(), EventType.IGNORED,
                         Map.of("reason", reason.label(), "version", message.version()))));
+    }
+
+    /**
+     * The user's quiet hours, as the claim read them, are checked before the first attempt (docs/quiet-hours.md):
+     * inside a window the reminder is deferred to its end or skipped; expiry still wins.
+     */
+    private Uni<Void> deliver(ClaimedReminder claim) {
+        Instant now = now();
+        if (claim.expiresAt() != null && now.isAfter(claim.expiresAt())) {
+            return attempt(claim);
+        }
+        QuietDecision decision = QuietHours.check(claim.quietHours(), now, claim.channel(), claim.expiresAt());
+        if (decision instanceof QuietDecision.Deferred deferred) {
+            return defer(claim, deferred, now);
+        }
+        if (decision instanceof QuietDecision.Skipped) {
+            return settleWith(claim, () -> claims.markSkipped(claim, now));
+        }
+        if (decision instanceof QuietDecision.Expired expired) {
+            return settleWith(claim, () -> claims.markExpired(claim, expired.error(), now));
+        }
+        return attempt(claim);
+    }
+
+    /**
+     * Back on the queue for the window's end under the next hand-off number, same version and send key. If the queue
+     * cannot take it, the row still waits as deferred and the reconciler delivers it once the window is over.
+     */
+    private Uni<Void> defer(ClaimedReminder claim, QuietDecision.Deferred deferred, Instant now) {
+        return republish(claim, deferred.dueAt(now), Via.QUIET_HOURS)
+                .onFailure().recoverWithItem(publishFailure -> {
+                    LOG.warnf("deferral of reminder %d could not be put on the queue (%s); the reconciler delivers it"
+                            + " after the quiet window", claim.id(), publishFailure.getMessage());
+                    return null;
+                })
+                .chain(messageId -> settleWith(claim,
+                        () -> claims.defer(claim, claim.handoff() + 1, messageId, deferred.until(), now)));
     }
 
     /** One notifier attempt for a held claim, then whatever SPEC §5 says comes next. */

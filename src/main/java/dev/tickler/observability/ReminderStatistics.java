@@ -15,6 +15,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
+import dev.tickler.quiethours.Deferrals;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.WireNamed;
 
@@ -42,10 +43,10 @@ public class ReminderStatistics {
         });
     }
 
-    /** fire_at of the oldest reminder that is due and not yet delivered. */
+    /** When the oldest reminder that is due and not yet delivered was due (fire_at, or the end of its deferral). */
     public Uni<Optional<Instant>> oldestOverdue(Instant now) {
-        return pool.preparedQuery("SELECT min(fire_at) FROM reminders"
-                        + " WHERE state IN ('pending', 'handed_off', 'delivering') AND fire_at < $1")
+        return pool.preparedQuery("SELECT min(" + Deferrals.DUE + ") FROM reminders"
+                        + " WHERE state IN ('pending', 'handed_off', 'delivering') AND " + Deferrals.OVERDUE_BEFORE_$1)
                 .execute(Tuple.of(utc(now)))
                 .map(rows -> Optional.ofNullable(instant(rows.iterator().next())));
     }

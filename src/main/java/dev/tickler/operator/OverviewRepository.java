@@ -16,6 +16,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
+import dev.tickler.quiethours.Deferrals;
 import dev.tickler.reminder.ReminderState;
 
 /**
@@ -46,7 +47,7 @@ public class OverviewRepository {
             + " FROM sends),"
             + " due_by_hour AS (SELECT floor(extract(epoch FROM fire_at - $4) / 3600)::int AS hour_index, count(*) AS due"
             + " FROM (" + waiting("fire_at >= $4 AND fire_at < $5", "fire_at") + ") AS waiting GROUP BY 1)"
-            + " SELECT (SELECT min(oldest) FROM (" + waiting("fire_at < $1", "min(fire_at)") + ") AS overdue(oldest))"
+            + " SELECT (SELECT min(oldest) FROM (" + waiting(Deferrals.OVERDUE_BEFORE_$1, "min(" + Deferrals.DUE + ")") + ") AS overdue(oldest))"
             + " AS oldest_overdue,"
             + " (extract(epoch FROM lag[1]) * 1000000)::bigint AS p50_micros,"
             + " (extract(epoch FROM lag[2]) * 1000000)::bigint AS p95_micros,"

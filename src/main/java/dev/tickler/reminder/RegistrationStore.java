@@ -39,7 +39,7 @@ public class RegistrationStore {
 
     /** The registered event names the key that registered it ($9). */
     static final String INSERT = recording("INSERT INTO reminders (user_id, channel, template, fire_at, tz, data,"
-            + " expires_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)"
+            + " expires_at, created_at, updated_at, urgent) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $10)"
             + " ON CONFLICT (user_id, template, fire_at) DO NOTHING RETURNING " + ReminderRow.COLUMNS,
             Event.of("$8", EventType.REGISTERED, "'by'", "$9::text"));
 
@@ -55,9 +55,10 @@ public class RegistrationStore {
 
     /** A batch registration's rows in one statement, in the order given; a key taken, or repeated, inserts nothing. */
     private static final String INSERT_ALL = recording("INSERT INTO reminders (user_id, channel, template, fire_at,"
-            + " tz, data, expires_at, created_at, updated_at)"
-            + " SELECT u, c, t, f, z, d::jsonb, e, $8, $8 FROM unnest($1::text[], $2::text[], $3::text[],"
-            + " $4::timestamptz[], $5::text[], $6::text[], $7::timestamptz[]) WITH ORDINALITY AS i(u, c, t, f, z, d, e, n)"
+            + " tz, data, expires_at, created_at, updated_at, urgent)"
+            + " SELECT u, c, t, f, z, d::jsonb, e, $8, $8, g FROM unnest($1::text[], $2::text[], $3::text[],"
+            + " $4::timestamptz[], $5::text[], $6::text[], $7::timestamptz[], $10::boolean[])"
+            + " WITH ORDINALITY AS i(u, c, t, f, z, d, e, g, n)"
             + " ORDER BY n ON CONFLICT (user_id, template, fire_at) DO NOTHING RETURNING " + ReminderRow.COLUMNS,
             Event.of("$8", EventType.REGISTERED, "'by'", "$9::text"));
 
@@ -95,7 +96,7 @@ public class RegistrationStore {
                 .addJsonObject(new JsonObject(reminder.data()))
                 .addOffsetDateTime(reminder.expiresAfter() == null ? null
                         : utc(reminder.fireAt().plus(reminder.expiresAfter())))
-                .addOffsetDateTime(utc(now)).addString(by);
+                .addOffsetDateTime(utc(now)).addString(by).addBoolean(reminder.urgent());
         return inserts.submit(values)
                 .onFailure().recoverWithUni(batchFailure -> pool.preparedQuery(INSERT).execute(values)
                         .map(RegistrationStore::rowIn));
@@ -132,6 +133,7 @@ public class RegistrationStore {
         String[] zones = new String[size];
         String[] data = new String[size];
         OffsetDateTime[] expiries = new OffsetDateTime[size];
+        Boolean[] urgent = new Boolean[size];
         for (int i = 0; i < size; i++) {
             NewReminder reminder = ordered.get(i);
             users[i] = reminder.userId();
@@ -141,11 +143,13 @@ public class RegistrationStore {
             zones[i] = reminder.tz();
             data[i] = new JsonObject(reminder.data()).encode();
             expiries[i] = reminder.expiresAfter() == null ? null : utc(reminder.fireAt().plus(reminder.expiresAfter()));
+            urgent[i] = reminder.urgent();
         }
         return pool.preparedQuery(INSERT_ALL)
                 .execute(Tuple.tuple().addArrayOfString(users).addArrayOfString(channels).addArrayOfString(templates)
                         .addArrayOfOffsetDateTime(fireAts).addArrayOfString(zones).addArrayOfString(data)
-                        .addArrayOfOffsetDateTime(expiries).addOffsetDateTime(utc(now)).addString(by))
+                        .addArrayOfOffsetDateTime(expiries).addOffsetDateTime(utc(now)).addString(by)
+                        .addArrayOfBoolean(urgent))
                 .chain(inserted -> {
                     Map<NaturalKey, ReminderRow> created = byKey(inserted);
                     List<NewReminder> notCreated = reminders.stream()

@@ -83,9 +83,17 @@ public class Reminder extends PanacheEntityBase {
     @Column(nullable = false)
     public int takeovers;
 
+    /** Ignores quiet hours. */
+    @Column(nullable = false)
+    public boolean urgent;
+
+    /** When a reminder deferred by quiet hours is due back from the queue; the reconciler waits for it until then. */
+    @Column(name = "deferred_until")
+    public Instant deferredUntil;
+
     /** The row as the API renders it. */
     public ReminderRow toRow() {
         return new ReminderRow(id, userId, channel, template, fireAt, tz, data, state, version, handoff, attempts,
-                messageId, lastError, expiresAt, createdAt, updatedAt, sentAt);
+                messageId, lastError, expiresAt, createdAt, updatedAt, sentAt, urgent);
     }
 }

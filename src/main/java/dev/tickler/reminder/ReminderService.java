@@ -102,6 +102,7 @@ public class ReminderService {
             reminder.messageId = null;
             reminder.leaseUntil = null;
             reminder.takeovers = 0;
+            reminder.deferredUntil = null;
             reminder.state = ReminderState.PENDING;
             return event(reminder, EventType.RESCHEDULED, "from", from, "to", reminder.fireAt,
                     "version", reminder.version, "by", by);

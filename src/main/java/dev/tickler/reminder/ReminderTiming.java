@@ -128,7 +128,7 @@ public final class ReminderTiming {
     }
 
     /** Region ids only: "+01:00" or "GMT+1" carry no DST rules and would render wrongly. */
-    private static boolean isZoneId(String tz) {
+    public static boolean isZoneId(String tz) {
         try {
             return ZoneRulesProvider.getAvailableZoneIds().contains(tz) && ZoneId.of(tz) != null;
         } catch (DateTimeException e) {

@@ -20,6 +20,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.delivery.TakeOverReason;
 import dev.tickler.publish.ReminderMessage;
+import dev.tickler.quiethours.Deferrals;
+import dev.tickler.quiethours.QuietHours;
+import dev.tickler.quiethours.QuietHoursRepository;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineSql.Event;
 
@@ -34,17 +37,19 @@ public class SweepRepository {
     public record Overdue(ReminderMessage message, TakeOverReason reason) {
     }
 
-    /** A parked reminder inside the window, with what its publish needs. */
-    public record Parked(long id, int version, int handoff, String channel, Instant fireAt) {
+    /** A parked reminder inside the window, with what its publish needs and its user's quiet hours (or null). */
+    public record Parked(long id, int version, int handoff, String channel, Instant fireAt, Instant expiresAt,
+            QuietHours quietHours) {
     }
 
     /** Reads only the partial index on pending rows: rows read ≈ rows handed off. */
-    static final String DUE_PARKED = "SELECT id, version, handoff, channel, fire_at FROM reminders"
-            + " WHERE state = 'pending' AND fire_at <= $1 ORDER BY fire_at LIMIT $2 FOR UPDATE SKIP LOCKED";
+    static final String DUE_PARKED = "SELECT id, version, handoff, channel, fire_at, expires_at, "
+            + QuietHoursRepository.OF_REMINDER + " FROM reminders"
+            + " WHERE state = 'pending' AND fire_at <= $1 ORDER BY fire_at LIMIT $2 FOR UPDATE OF reminders SKIP LOCKED";
 
     /** Two small partial indexes answer it (handed_off by fire_at, delivering by lease): cheap when all is well. */
     static final String OVERDUE = "SELECT id, version, state FROM reminders"
-            + " WHERE (state = 'handed_off' AND fire_at < $1 AND updated_at < $1)"
+            + " WHERE (state = 'handed_off' AND " + Deferrals.OVERDUE_BEFORE_$1 + " AND updated_at < $1)"
             + " OR (state = 'delivering' AND lease_until < $2)"
             + " ORDER BY id LIMIT $3";
 
@@ -83,8 +88,10 @@ public class SweepRepository {
         return connection.preparedQuery(DUE_PARKED).execute(Tuple.of(utc(horizon), batchSize)).map(rows -> {
             List<Parked> parked = new ArrayList<>();
             for (Row row : rows) {
+                String quietHours = row.getString("quiet_hours");
                 parked.add(new Parked(row.getLong("id"), row.getInteger("version"), row.getInteger("handoff"),
-                        row.getString("channel"), instant(row, "fire_at")));
+                        row.getString("channel"), instant(row, "fire_at"), instant(row, "expires_at"),
+                        quietHours == null ? null : QuietHours.fromJson(quietHours)));
             }
             return parked;
         });

@@ -5,7 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 
@@ -25,6 +27,10 @@ import dev.tickler.delivery.DeliveryService;
 import dev.tickler.publish.Publication;
 import dev.tickler.publish.ReminderPublisher;
 import dev.tickler.publish.Via;
+import dev.tickler.quiethours.QuietDecision;
+import dev.tickler.quiethours.QuietHandOffWrites;
+import dev.tickler.quiethours.QuietHours;
+import dev.tickler.sweep.SweepRepository.Parked;
 import dev.tickler.time.Pause;
 
 /**
@@ -49,6 +55,7 @@ public class SweepService {
     private final SweepRepository repository;
     private final ReminderPublisher publisher;
     private final DeliveryService delivery;
+    private final QuietHandOffWrites quietHandOffs;
     private final Clock clock;
     private final Pause pause;
     private final TicklerConfig.Sweep config;
@@ -58,9 +65,10 @@ public class SweepService {
     private final Timer duration;
     private final Timer reconcileDuration;
 
-    public SweepService(SweepRepository repository, ReminderPublisher publisher, DeliveryService delivery, Clock clock,
-            Pause pause, TicklerConfig config, MeterRegistry registry) {
+    public SweepService(SweepRepository repository, ReminderPublisher publisher, DeliveryService delivery,
+            QuietHandOffWrites quietHandOffs, Clock clock, Pause pause, TicklerConfig config, MeterRegistry registry) {
         this.repository = repository;
+        this.quietHandOffs = quietHandOffs;
         this.pause = pause;
         this.publisher = publisher;
         this.delivery = delivery;
@@ -145,25 +153,74 @@ public class SweepService {
     private Uni<Integer> handOffBatch(SqlConnection connection, AtomicLong handedOff, AtomicLong failedPublish) {
         Instant now = now();
         return repository.lockDueParked(connection, now.plus(config.window()), config.batchSize())
-                .chain(batch -> publisher.publishAll(batch.stream().map(parked -> new Publication(parked.id(),
-                                parked.version(), parked.handoff(), parked.channel(), parked.fireAt(), Via.SWEEP)).toList())
-                        .chain(outcomes -> {
-                            List<Long> ids = new ArrayList<>();
-                            List<String> messageIds = new ArrayList<>();
-                            for (ReminderPublisher.Published outcome : outcomes) {
-                                if (outcome.succeeded()) {
-                                    ids.add(outcome.publication().reminderId());
-                                    messageIds.add(outcome.messageId());
-                                } else {
-                                    LOG.warnf("sweep could not hand off reminder %d, it stays pending: %s",
-                                            outcome.publication().reminderId(), outcome.failure().getMessage());
-                                }
-                            }
-                            failedPublish.addAndGet(batch.size() - ids.size());
-                            return repository.markHandedOff(connection, ids, messageIds, now);
-                        })
+                .chain(batch -> publishAndMark(connection, batch, now, failedPublish)
                         .invoke(handedOff::addAndGet)
                         .replaceWith(batch.size()));
+    }
+
+    /**
+     * Publishes a locked batch and marks what the queue took, under the user's quiet hours (docs/quiet-hours.md):
+     * inside a window a reminder is published for the window's end and marked deferred, or skipped, or expired when
+     * the window outlasts it. Answers how many were handed off, deferred ones included.
+     */
+    private Uni<Integer> publishAndMark(SqlConnection connection, List<Parked> batch, Instant now,
+            AtomicLong failedPublish) {
+        Map<Long, Parked> byId = new HashMap<>();
+        Map<Long, QuietDecision> decisions = new HashMap<>();
+        List<Publication> publications = new ArrayList<>();
+        for (Parked parked : batch) {
+            byId.put(parked.id(), parked);
+            QuietDecision decision = QuietHours.check(parked.quietHours(),
+                    parked.fireAt().isAfter(now) ? parked.fireAt() : now, parked.channel(), parked.expiresAt());
+            decisions.put(parked.id(), decision);
+            if (decision instanceof QuietDecision.Allowed) {
+                publications.add(new Publication(parked.id(), parked.version(), parked.handoff(), parked.channel(),
+                        parked.fireAt(), Via.SWEEP));
+            } else if (decision instanceof QuietDecision.Deferred deferred) {
+                publications.add(new Publication(parked.id(), parked.version(), parked.handoff(), parked.channel(),
+                        deferred.dueAt(now), Via.QUIET_HOURS));
+            }
+        }
+        return publisher.publishAll(publications).chain(outcomes -> {
+            List<Long> ids = new ArrayList<>();
+            List<String> messageIds = new ArrayList<>();
+            List<Uni<Boolean>> deferrals = new ArrayList<>();
+            List<Uni<Boolean>> endings = new ArrayList<>();
+            for (ReminderPublisher.Published outcome : outcomes) {
+                long id = outcome.publication().reminderId();
+                if (!outcome.succeeded()) {
+                    failedPublish.incrementAndGet();
+                    LOG.warnf("sweep could not hand off reminder %d, it stays pending: %s", id,
+                            outcome.failure().getMessage());
+                } else if (decisions.get(id) instanceof QuietDecision.Deferred deferred) {
+                    Parked parked = byId.get(id);
+                    deferrals.add(quietHandOffs.deferred(connection, id, parked.version(), parked.handoff(),
+                            outcome.messageId(), deferred.until(), now));
+                } else {
+                    ids.add(id);
+                    messageIds.add(outcome.messageId());
+                }
+            }
+            for (Parked parked : batch) {
+                QuietDecision decision = decisions.get(parked.id());
+                if (decision instanceof QuietDecision.Skipped) {
+                    endings.add(quietHandOffs.skipped(connection, parked.id(), parked.version(), parked.handoff(), now));
+                } else if (decision instanceof QuietDecision.Expired expired) {
+                    endings.add(quietHandOffs.expired(connection, parked.id(), parked.version(), parked.handoff(),
+                            expired.error(), now));
+                }
+            }
+            return repository.markHandedOff(connection, ids, messageIds, now)
+                    .chain(marked -> inOrder(deferrals).map(deferred -> marked + deferred))
+                    .call(() -> inOrder(endings));
+        });
+    }
+
+    /** Runs the writes one after another (they share the sweep's connection); answers how many changed their row. */
+    private static Uni<Integer> inOrder(List<Uni<Boolean>> writes) {
+        return Multi.createFrom().iterable(writes).onItem().transformToUniAndConcatenate(write -> write)
+                .collect().asList()
+                .map(written -> (int) written.stream().filter(Boolean::booleanValue).count());
     }
 
     /**

@@ -42,7 +42,7 @@ import dev.tickler.testing.Database;
 import dev.tickler.testing.InfraiEmulatorResource;
 
 /**
- * Thousands of generated requests across /v1 and the push path: broken and truncated JSON, deep nesting, huge
+ * Thousands of generated requests across /v1 (reminders and quiet hours) and the push path: broken and truncated JSON, deep nesting, huge
  * numbers, wrong types, Unicode edge cases, extreme dates and durations, wrong content types. Whatever comes in,
  * nothing answers 5xx, every 4xx with a body is a problem document that names no class and holds no stack trace,
  * and a refused request creates and changes no row. The seed is printed; -Dbad-input.seed=N replays a run.
@@ -65,9 +65,12 @@ class GeneratedBadInputTest {
         }
     }
 
-    /** The parts of a row a refused request must leave alone. */
-    record RowState(long count, long maxId, String fixture) {
+    /** The parts of a row a refused request must leave alone, and the generated user's quiet hours. */
+    record RowState(long count, long maxId, String fixture, String quietHours) {
     }
+
+    private static final String QUIET_USER = "u_generated_quiet_hours";
+    private static final String QUIET_PATH = "/v1/users/" + QUIET_USER + "/quiet-hours";
 
     @Inject
     Database database;
@@ -112,7 +115,9 @@ class GeneratedBadInputTest {
         long maxId = database.count("SELECT coalesce(max(id), 0) FROM reminders");
         String fixture = database.text("SELECT concat_ws('|', state, version, handoff, attempts, fire_at, tz, data,"
                 + " expires_at, updated_at) FROM reminders WHERE id = $1", fixtureId);
-        return new RowState(count, maxId, fixture);
+        String quietHours = database.text("SELECT concat_ws('|', tz, windows, policy, updated_at) FROM quiet_hours"
+                + " WHERE user_id = $1", QUIET_USER);
+        return new RowState(count, maxId, fixture, quietHours);
     }
 
     /** The JDK client sends bytes and headers as given, where a convenience client would re-encode them. */
@@ -164,6 +169,8 @@ class GeneratedBadInputTest {
                 net.jqwik.api.Tuple.of(2, idPaths()),
                 net.jqwik.api.Tuple.of(3, changesToTheFixture()),
                 net.jqwik.api.Tuple.of(3, pushes()),
+                net.jqwik.api.Tuple.of(2, quietHours()),
+                net.jqwik.api.Tuple.of(1, rawBodies("PUT", QUIET_PATH)),
                 net.jqwik.api.Tuple.of(1, rawBodies("POST", PUSH_PATH)));
     }
 
@@ -187,6 +194,31 @@ class GeneratedBadInputTest {
     }
 
     private static final Object REMOVE = new Object();
+
+    /** Valid quiet hours with one to three fields, at the top or in the window, made wrong, removed, or unknown. */
+    private static Arbitrary<Generated> quietHours() {
+        Arbitrary<String> field = Arbitraries.of("tz", "policy", "windows", "unknown_field", "window.days",
+                "window.start", "window.end", "window.channels", "window.unknown_field");
+        Arbitrary<Map.Entry<String, Object>> mutation = Combinators.combine(field, badValues())
+                .as(AbstractMap.SimpleEntry::new);
+        return mutation.list().ofMinSize(1).ofMaxSize(3).map(mutations -> {
+            Map<String, Object> window = new LinkedHashMap<>(Map.of("days", List.of("mon", "fri"), "start", "22:00",
+                    "end", "07:30", "channels", List.of("sms")));
+            Map<String, Object> body = new LinkedHashMap<>(Map.of("tz", "Europe/Berlin", "policy", "defer"));
+            body.put("windows", List.of(window));
+            for (Map.Entry<String, Object> change : mutations) {
+                boolean inWindow = change.getKey().startsWith("window.");
+                Map<String, Object> target = inWindow ? window : body;
+                String name = inWindow ? change.getKey().substring("window.".length()) : change.getKey();
+                if (change.getValue() == REMOVE) {
+                    target.remove(name);
+                } else {
+                    target.put(name, change.getValue());
+                }
+            }
+            return new Generated("PUT", QUIET_PATH, "application/json", json(body), false);
+        });
+    }
 
     /** Values no field accepts in every position: wrong JSON types, hostile strings, extreme times and numbers. */
     private static Arbitrary<Object> badValues() {

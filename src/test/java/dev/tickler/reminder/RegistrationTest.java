@@ -67,7 +67,7 @@ class RegistrationTest {
         assertThat(created.getString("updated_at")).endsWith("Z");
         assertThat(created.getMap("$")).containsOnlyKeys("id", "user_id", "channel", "template", "fire_at", "tz",
                 "fire_at_local", "data", "state", "version", "attempts", "message_id", "last_error", "expires_at",
-                "created_at", "updated_at", "sent_at");
+                "created_at", "updated_at", "sent_at", "urgent");
 
         List<PublishedMessage> published = publishedFor(id);
         assertThat(published).hasSize(1);

@@ -27,11 +27,14 @@ import dev.tickler.console.OverviewFigures.LatenessBucket;
 import dev.tickler.console.QueueFigures;
 import dev.tickler.console.ReminderDesk;
 import dev.tickler.problem.ProblemException;
+import dev.tickler.quiethours.QuietHoursService;
+import dev.tickler.quiethours.StoredQuietHours;
 import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderPage;
 import dev.tickler.reminder.ReminderRow;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.timeline.EventPosition;
+import dev.tickler.validation.TextRules;
 
 /** The console's overview, search, a reminder with its timeline, and the queues (SPEC §14). */
 @Path("/ops")
@@ -49,15 +52,17 @@ public class ConsoleResource {
             "not-failed", "Not redriven: the reminder is no longer failed.");
 
     private final ReminderDesk desk;
+    private final QuietHoursService quietHours;
     private final OverviewFigures overview;
     private final QueueFigures queues;
     private final ConsoleSessions sessions;
     private final ConsoleRequest request;
     private final Clock clock;
 
-    public ConsoleResource(ReminderDesk desk, OverviewFigures overview, QueueFigures queues, ConsoleSessions sessions,
-            ConsoleRequest request, Clock clock) {
+    public ConsoleResource(ReminderDesk desk, QuietHoursService quietHours, OverviewFigures overview,
+            QueueFigures queues, ConsoleSessions sessions, ConsoleRequest request, Clock clock) {
         this.desk = desk;
+        this.quietHours = quietHours;
         this.overview = overview;
         this.queues = queues;
         this.sessions = sessions;
@@ -87,20 +92,23 @@ public class ConsoleResource {
     public Uni<Response> search(@RestQuery String q, @RestQuery String after) {
         String query = q == null ? "" : q.strip();
         if (query.isEmpty()) {
-            return Html.ok(Templates.search(page("Search", "search"), "", null, null, null));
+            return Html.ok(Templates.search(page("Search", "search"), "", null, null, null, null));
         }
         Uni<Optional<ReminderRow>> byId = query.matches(ID) ? desk.find(Long.parseLong(query))
                 : Uni.createFrom().item(Optional.empty());
         ListPosition position = after == null ? null : ListPosition.fromCursor(after).orElse(null);
         Uni<ReminderPage> byUser = query.length() <= 128 ? desk.forUser(query, position, PAGE_SIZE)
                 : Uni.createFrom().item(new ReminderPage(List.of(), null));
-        return Uni.combine().all().unis(byId, byUser).asTuple().chain(found -> {
+        Uni<Optional<StoredQuietHours>> userQuietHours = query.length() <= 128 && TextRules.isStorable(query)
+                ? quietHours.find(query) : Uni.createFrom().item(Optional.empty());
+        return Uni.combine().all().unis(byId, byUser, userQuietHours).asTuple().chain(found -> {
             ReminderPage userPage = found.getItem2();
             return Html.ok(Templates.search(page("Search", "search"), query,
                     found.getItem1().map(Views.ReminderLine::of).orElse(null),
                     userPage.items().stream().map(Views.ReminderLine::of).toList(),
                     userPage.next() == null ? null
-                            : Query.of("q", query, "after", userPage.next().toCursor())));
+                            : Query.of("q", query, "after", userPage.next().toCursor()),
+                    found.getItem3().map(Views.QuietHoursLines::of).orElse(null)));
         });
     }
 

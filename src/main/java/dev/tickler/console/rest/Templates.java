@@ -32,7 +32,7 @@ final class Templates {
     static native TemplateInstance confirmRedrive(Page page, Confirmation confirmation);
 
     static native TemplateInstance search(Page page, String q, Views.ReminderLine byId, List<Views.ReminderLine> byUser,
-            String nextQuery);
+            String nextQuery, Views.QuietHoursLines quietHours);
 
     static native TemplateInstance reminder(Page page, long id, List<Views.Field> fields, boolean redrivable,
             List<Views.EventLine> events, String nextQuery, String notice);

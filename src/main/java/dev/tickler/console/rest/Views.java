@@ -10,6 +10,7 @@ import java.util.stream.Collectors;
 
 import io.vertx.core.json.JsonObject;
 
+import dev.tickler.quiethours.StoredQuietHours;
 import dev.tickler.reminder.ReminderRow;
 import dev.tickler.timeline.TimelinePage;
 
@@ -29,6 +30,20 @@ final class Views {
     }
 
     record Field(String name, String value) {
+    }
+
+    /** A user's quiet hours: policy, zone, and one line per window, e.g. "mon tue wed 22:00–07:30 sms push". */
+    record QuietHoursLines(String policy, String tz, List<String> windows, String updatedAt) {
+
+        @SuppressWarnings("unchecked")
+        static QuietHoursLines of(StoredQuietHours stored) {
+            List<String> windows = stored.quietHours().windowsAsJson().stream()
+                    .map(window -> String.join(" ", (List<String>) window.get("days")) + " " + window.get("start")
+                            + "–" + window.get("end") + " " + String.join(" ", (List<String>) window.get("channels")))
+                    .toList();
+            return new QuietHoursLines(stored.quietHours().policy().wireName(), stored.quietHours().zone().getId(),
+                    windows, time(stored.updatedAt()));
+        }
     }
 
     record EventLine(String at, String type, String details) {
@@ -57,6 +72,7 @@ final class Views {
         fields.add(new Field("updated_at", time(row.updatedAt())));
         fields.add(new Field("sent_at", time(row.sentAt())));
         fields.add(new Field("data", new JsonObject(row.data()).encode()));
+        fields.add(new Field("urgent", String.valueOf(row.urgent())));
         return fields;
     }
 

@@ -38,7 +38,10 @@ public record CreateReminderRequest(
         @StorableJson(bytes = MAX_DATA_BYTES)
         Map<String, Object> data,
 
-        String expiresAfter) implements TimingFields {
+        String expiresAfter,
+
+        /** Ignores the user's quiet hours; false when left out. */
+        Boolean urgent) implements TimingFields {
 
     /** SPEC §3: data is at most 16 KiB serialized. */
     static final int MAX_DATA_BYTES = 16 * 1024;
@@ -48,6 +51,6 @@ public record CreateReminderRequest(
         return new NewReminder(userId, WireNamed.fromWireName(Channel.class, channel), template,
                 ReminderTiming.fireAt(fireAt, localTime, ZoneId.of(zone)), zone,
                 data == null ? Map.of() : data,
-                expiresAfter == null ? null : ReminderTiming.expiresAfter(expiresAfter));
+                expiresAfter == null ? null : ReminderTiming.expiresAfter(expiresAfter), Boolean.TRUE.equals(urgent));
     }
 }

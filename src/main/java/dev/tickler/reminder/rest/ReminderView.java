@@ -10,14 +10,14 @@ import dev.tickler.reminder.ReminderTiming;
 
 /** The reminder representation every response uses (SPEC §3). */
 public record ReminderView(long id, String userId, Channel channel, String template, Instant fireAt, String tz,
-        String fireAtLocal, Map<String, Object> data, ReminderState state, int version, int attempts,
+        String fireAtLocal, Map<String, Object> data, boolean urgent, ReminderState state, int version, int attempts,
         String messageId, String lastError, Instant expiresAt, Instant createdAt, Instant updatedAt,
         Instant sentAt) {
 
     public static ReminderView of(ReminderRow reminder) {
         return new ReminderView(reminder.id(), reminder.userId(), reminder.channel(), reminder.template(),
                 reminder.fireAt(), reminder.tz(), ReminderTiming.renderLocal(reminder.fireAt(), reminder.tz()),
-                reminder.data(), reminder.state(), reminder.version(), reminder.attempts(), reminder.messageId(),
+                reminder.data(), reminder.urgent(), reminder.state(), reminder.version(), reminder.attempts(), reminder.messageId(),
                 reminder.lastError(), reminder.expiresAt(), reminder.createdAt(), reminder.updatedAt(),
                 reminder.sentAt());
     }
