@@ -36,7 +36,7 @@ import dev.tickler.timeline.TimelineSql.Event;
 public class ClaimRepository {
 
     private static final String CLAIMED_COLUMNS = "id, version, handoff, attempts, user_id, channel, template, "
-            + "data, fire_at, tz, expires_at, lease_until";
+            + "data, fire_at, tz, expires_at, lease_until, schedule_id";
 
     /**
      * A pending row is claimable too: a push with delay 0 can overtake the request that published it. Public so that
@@ -221,6 +221,7 @@ public class ClaimRepository {
         return new ClaimedReminder(row.getLong("id"), row.getInteger("version"), row.getInteger("handoff"),
                 row.getInteger("attempts"), row.getString("user_id"), row.getString("channel"),
                 row.getString("template"), data == null ? Map.of() : data.getMap(),
-                instant(row, "fire_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "lease_until"));
+                instant(row, "fire_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "lease_until"),
+                row.getLong("schedule_id"));
     }
 }

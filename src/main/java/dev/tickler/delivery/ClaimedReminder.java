@@ -7,10 +7,12 @@ import dev.tickler.publish.ReminderKeys;
 
 /**
  * A reminder this instance holds in {@code delivering}. {@code leaseUntil} is also the fencing token: every
- * later write names it, so a claim that expired and was taken over can no longer change the row.
+ * later write names it, so a claim that expired and was taken over can no longer change the row. {@code scheduleId}
+ * is null for a one-shot reminder.
  */
 public record ClaimedReminder(long id, int version, int handoff, int attempts, String userId, String channel,
-        String template, Map<String, Object> data, Instant fireAt, String tz, Instant expiresAt, Instant leaseUntil) {
+        String template, Map<String, Object> data, Instant fireAt, String tz, Instant expiresAt, Instant leaseUntil,
+        Long scheduleId) {
 
     public String sendKey() {
         return ReminderKeys.sendKey(id, version);
@@ -18,6 +20,6 @@ public record ClaimedReminder(long id, int version, int handoff, int attempts, S
 
     public ClaimedReminder withAttempts(int attemptsMade) {
         return new ClaimedReminder(id, version, handoff, attemptsMade, userId, channel, template, data, fireAt, tz,
-                expiresAt, leaseUntil);
+                expiresAt, leaseUntil, scheduleId);
     }
 }

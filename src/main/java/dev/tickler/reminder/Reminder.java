@@ -83,9 +83,17 @@ public class Reminder extends PanacheEntityBase {
     @Column(nullable = false)
     public int takeovers;
 
+    /** The schedule this reminder is an occurrence of; null for a one-shot reminder. */
+    @Column(name = "schedule_id")
+    public Long scheduleId;
+
+    /** Its occurrence number in that schedule, from 1; null for a one-shot reminder. */
+    @Column
+    public Integer occurrence;
+
     /** The row as the API renders it. */
     public ReminderRow toRow() {
         return new ReminderRow(id, userId, channel, template, fireAt, tz, data, state, version, handoff, attempts,
-                messageId, lastError, expiresAt, createdAt, updatedAt, sentAt);
+                messageId, lastError, expiresAt, createdAt, updatedAt, sentAt, scheduleId, occurrence);
     }
 }
