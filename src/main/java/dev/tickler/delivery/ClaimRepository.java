@@ -39,7 +39,7 @@ public class ClaimRepository {
 
     /** With the user's quiet hours, read in the same statement: no round trip of its own on the hot path. */
     private static final String CLAIMED_COLUMNS = "id, version, handoff, attempts, user_id, channel, template, "
-            + "data, fire_at, tz, expires_at, lease_until, " + QuietHoursRepository.OF_REMINDER;
+            + "data, fire_at, tz, expires_at, lease_until, schedule_id, " + QuietHoursRepository.OF_REMINDER;
 
     /**
      * A pending row is claimable too: a push with delay 0 can overtake the request that published it. Public so that
@@ -258,6 +258,6 @@ public class ClaimRepository {
                 row.getInteger("attempts"), row.getString("user_id"), row.getString("channel"),
                 row.getString("template"), data == null ? Map.of() : data.getMap(),
                 instant(row, "fire_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "lease_until"),
-                quietHours == null ? null : QuietHours.fromJson(quietHours));
+                row.getLong("schedule_id"), quietHours == null ? null : QuietHours.fromJson(quietHours));
     }
 }

@@ -8,12 +8,13 @@ import dev.tickler.quiethours.QuietHours;
 
 /**
  * A reminder this instance holds in {@code delivering}. {@code leaseUntil} is also the fencing token: every
- * later write names it, so a claim that expired and was taken over can no longer change the row.
- * {@code quietHours} are its user's as the claim read them, null when there are none or the reminder is urgent.
+ * later write names it, so a claim that expired and was taken over can no longer change the row. {@code scheduleId}
+ * is null for a one-shot reminder. {@code quietHours} are its user's as the claim read them, null when there are none
+ * or the reminder is urgent.
  */
 public record ClaimedReminder(long id, int version, int handoff, int attempts, String userId, String channel,
         String template, Map<String, Object> data, Instant fireAt, String tz, Instant expiresAt, Instant leaseUntil,
-        QuietHours quietHours) {
+        Long scheduleId, QuietHours quietHours) {
 
     public String sendKey() {
         return ReminderKeys.sendKey(id, version);
@@ -21,6 +22,6 @@ public record ClaimedReminder(long id, int version, int handoff, int attempts, S
 
     public ClaimedReminder withAttempts(int attemptsMade) {
         return new ClaimedReminder(id, version, handoff, attemptsMade, userId, channel, template, data, fireAt, tz,
-                expiresAt, leaseUntil, quietHours);
+                expiresAt, leaseUntil, scheduleId, quietHours);
     }
 }

@@ -29,6 +29,7 @@ import dev.tickler.publish.ReminderPublisher;
 import dev.tickler.publish.Via;
 import dev.tickler.quiethours.QuietDecision;
 import dev.tickler.quiethours.QuietHours;
+import dev.tickler.reminder.OccurrenceFollowUp;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.time.Pause;
 import dev.tickler.timeline.EventType;
@@ -71,6 +72,7 @@ public class DeliveryService {
     }
 
     private final ClaimRepository claims;
+    private final OccurrenceFollowUp followUp;
     private final NotifierClient notifier;
     private final ReminderPublisher publisher;
     private final Timeline timeline;
@@ -88,9 +90,11 @@ public class DeliveryService {
     private final Map<Long, ClaimedReminder> held = new ConcurrentHashMap<>();
     private volatile boolean accepting = true;
 
-    public DeliveryService(ClaimRepository claims, NotifierClient notifier, ReminderPublisher publisher,
-            Timeline timeline, Clock clock, Pause pause, Vertx vertx, MeterRegistry registry, TicklerConfig config) {
+    public DeliveryService(ClaimRepository claims, OccurrenceFollowUp followUp, NotifierClient notifier,
+            ReminderPublisher publisher, Timeline timeline, Clock clock, Pause pause, Vertx vertx,
+            MeterRegistry registry, TicklerConfig config) {
         this.claims = claims;
+        this.followUp = followUp;
         this.timeline = timeline;
         this.notifier = notifier;
         this.publisher = publisher;
@@ -203,9 +207,19 @@ public class DeliveryService {
                 .onFailure().recoverWithNull()
                 .onTermination().invoke(() -> held.remove(claim.id(), claim))
                 .memoize().indefinitely();
-        settled.subscribe().with(ignored -> {
-        });
+        settled.subscribe().with(ignored -> followUpIfScheduled(claim));
         return new Acceptance.Claimed(claim, settled);
+    }
+
+    /**
+     * A schedule's occurrence that settled may have ended: its schedule creates the next one. Not part of the
+     * settlement (a one-shot reminder pays one null check); should it fail, the sweep's backstop does it.
+     */
+    private void followUpIfScheduled(ClaimedReminder claim) {
+        if (claim.scheduleId() != null) {
+            followUp.occurrenceEnded(claim.scheduleId()).subscribe().with(ignored -> {
+            });
+        }
     }
 
     /** Counts the reason, and writes it to the reminder's timeline when there is such a reminder. */

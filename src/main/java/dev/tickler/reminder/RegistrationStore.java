@@ -37,14 +37,18 @@ import dev.tickler.timeline.TimelineSql.Event;
 @ApplicationScoped
 public class RegistrationStore {
 
+    /** The natural key names one-shot reminders only; a schedule's occurrences are named by their number. */
+    private static final String NATURAL_KEY_TAKEN =
+            " ON CONFLICT (user_id, template, fire_at) WHERE schedule_id IS NULL DO NOTHING";
+
     /** The registered event names the key that registered it ($9). */
     static final String INSERT = recording("INSERT INTO reminders (user_id, channel, template, fire_at, tz, data,"
             + " expires_at, created_at, updated_at, urgent) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $10)"
-            + " ON CONFLICT (user_id, template, fire_at) DO NOTHING RETURNING " + ReminderRow.COLUMNS,
+            + NATURAL_KEY_TAKEN + " RETURNING " + ReminderRow.COLUMNS,
             Event.of("$8", EventType.REGISTERED, "'by'", "$9::text"));
 
     private static final String FIND_BY_KEY = "SELECT " + ReminderRow.COLUMNS
-            + " FROM reminders WHERE user_id = $1 AND template = $2 AND fire_at = $3";
+            + " FROM reminders WHERE user_id = $1 AND template = $2 AND fire_at = $3 AND schedule_id IS NULL";
 
     private static final String FIND_BY_ID = "SELECT " + ReminderRow.COLUMNS + " FROM reminders WHERE id = $1";
 
@@ -59,13 +63,13 @@ public class RegistrationStore {
             + " SELECT u, c, t, f, z, d::jsonb, e, $8, $8, g FROM unnest($1::text[], $2::text[], $3::text[],"
             + " $4::timestamptz[], $5::text[], $6::text[], $7::timestamptz[], $10::boolean[])"
             + " WITH ORDINALITY AS i(u, c, t, f, z, d, e, g, n)"
-            + " ORDER BY n ON CONFLICT (user_id, template, fire_at) DO NOTHING RETURNING " + ReminderRow.COLUMNS,
+            + " ORDER BY n" + NATURAL_KEY_TAKEN + " RETURNING " + ReminderRow.COLUMNS,
             Event.of("$8", EventType.REGISTERED, "'by'", "$9::text"));
 
     /** The rows of many natural keys, each found through the unique index. */
     private static final String FIND_ALL_BY_KEY = "SELECT " + prefixed("r.") + " FROM reminders r"
             + " JOIN unnest($1::text[], $2::text[], $3::timestamptz[]) AS k(u, t, f)"
-            + " ON r.user_id = k.u AND r.template = k.t AND r.fire_at = k.f";
+            + " ON r.user_id = k.u AND r.template = k.t AND r.fire_at = k.f WHERE r.schedule_id IS NULL";
 
     private static final int MAX_BATCH = 100;
     private static final int MAX_BATCHES_IN_FLIGHT = 4;

@@ -91,9 +91,17 @@ public class Reminder extends PanacheEntityBase {
     @Column(name = "deferred_until")
     public Instant deferredUntil;
 
+    /** The schedule this reminder is an occurrence of; null for a one-shot reminder. */
+    @Column(name = "schedule_id")
+    public Long scheduleId;
+
+    /** Its occurrence number in that schedule, from 1; null for a one-shot reminder. */
+    @Column
+    public Integer occurrence;
+
     /** The row as the API renders it. */
     public ReminderRow toRow() {
         return new ReminderRow(id, userId, channel, template, fireAt, tz, data, state, version, handoff, attempts,
-                messageId, lastError, expiresAt, createdAt, updatedAt, sentAt, urgent);
+                messageId, lastError, expiresAt, createdAt, updatedAt, sentAt, urgent, scheduleId, occurrence);
     }
 }

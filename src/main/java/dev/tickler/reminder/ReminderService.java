@@ -39,12 +39,15 @@ public class ReminderService {
     private final ReminderRepository repository;
     private final RegistrationStore store;
     private final ReminderHandOff handOff;
+    private final OccurrenceFollowUp followUp;
     private final Clock clock;
 
-    public ReminderService(ReminderRepository repository, RegistrationStore store, ReminderHandOff handOff, Clock clock) {
+    public ReminderService(ReminderRepository repository, RegistrationStore store, ReminderHandOff handOff,
+            OccurrenceFollowUp followUp, Clock clock) {
         this.repository = repository;
         this.store = store;
         this.handOff = handOff;
+        this.followUp = followUp;
         this.clock = clock;
     }
 
@@ -112,7 +115,10 @@ public class ReminderService {
                 .chain(row -> handOff.handOffIfDue(row, Via.API));
     }
 
-    /** DELETE: cancelled, with a new version so any message still on the queue is stale. Idempotent. */
+    /**
+     * DELETE: cancelled, with a new version so any message still on the queue is stale. Idempotent. A schedule's
+     * occurrence that is cancelled makes room for the schedule's next one, created before this answers.
+     */
     public Uni<ReminderRow> cancel(long id, String by) {
         return changeLocked(id, reminder -> {
             if (reminder.state == ReminderState.CANCELLED) {
@@ -127,7 +133,8 @@ public class ReminderService {
             reminder.state = ReminderState.CANCELLED;
             reminder.leaseUntil = null;
             return event(reminder, EventType.CANCELLED, "by", by);
-        });
+        }).call(row -> row.scheduleId() == null ? Uni.createFrom().voidItem()
+                : followUp.occurrenceEnded(row.scheduleId()));
     }
 
     /** A failed reminder goes round again: same version (same send key), next hand-off number, attempts reset. */

@@ -1,6 +1,9 @@
 package dev.tickler.sweep;
 
-/** What one sweep did (SPEC §6, §17). */
+/**
+ * What one sweep did (SPEC §6, §17); schedulesToppedUp counts the active schedules the backstop found short of
+ * occurrences and gave new ones.
+ */
 public record SweepReport(long handedOff, long failedPublish, long reconciled, long expired, long deleted,
-        long durationMs) {
+        long schedulesToppedUp, long durationMs) {
 }

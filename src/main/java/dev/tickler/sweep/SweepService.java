@@ -30,6 +30,7 @@ import dev.tickler.publish.Via;
 import dev.tickler.quiethours.QuietDecision;
 import dev.tickler.quiethours.QuietHandOffWrites;
 import dev.tickler.quiethours.QuietHours;
+import dev.tickler.schedule.ScheduleTopUp;
 import dev.tickler.sweep.SweepRepository.Parked;
 import dev.tickler.time.Pause;
 
@@ -56,6 +57,7 @@ public class SweepService {
     private final ReminderPublisher publisher;
     private final DeliveryService delivery;
     private final QuietHandOffWrites quietHandOffs;
+    private final ScheduleTopUp schedules;
     private final Clock clock;
     private final Pause pause;
     private final TicklerConfig.Sweep config;
@@ -66,9 +68,11 @@ public class SweepService {
     private final Timer reconcileDuration;
 
     public SweepService(SweepRepository repository, ReminderPublisher publisher, DeliveryService delivery,
-            QuietHandOffWrites quietHandOffs, Clock clock, Pause pause, TicklerConfig config, MeterRegistry registry) {
+            QuietHandOffWrites quietHandOffs, ScheduleTopUp schedules, Clock clock, Pause pause, TicklerConfig config,
+            MeterRegistry registry) {
         this.repository = repository;
         this.quietHandOffs = quietHandOffs;
+        this.schedules = schedules;
         this.pause = pause;
         this.publisher = publisher;
         this.delivery = delivery;
@@ -101,17 +105,20 @@ public class SweepService {
         AtomicLong reconciled = new AtomicLong();
         AtomicLong expired = new AtomicLong();
         AtomicLong deleted = new AtomicLong();
+        AtomicLong toppedUp = new AtomicLong();
         // expiry first: what can no longer be sent in time is neither handed off nor delivered again
         return repository.expireWaiting(now())
                 .invoke(expired::set)
                 .chain(() -> handOffParked(deadline, handedOff, failedPublish))
                 .chain(() -> reconcile(deadline, reconciled))
+                // after expiry and reconcile, whose ends of occurrences the schedules have not followed up yet
+                .chain(() -> schedules.backstop(deadline).invoke(toppedUp::set))
                 .chain(() -> deleteExpired(retention.finished(), repository::deleteFinished, deadline, deleted))
                 .chain(() -> deleteExpired(retention.failed(), repository::deleteFailed, deadline, deleted))
                 .map(ignored -> {
                     long millis = Duration.between(started, clock.instant()).toMillis();
                     SweepReport report = new SweepReport(handedOff.get(), failedPublish.get(), reconciled.get(),
-                            expired.get(), deleted.get(), millis);
+                            expired.get(), deleted.get(), toppedUp.get(), millis);
                     record(report);
                     return report;
                 });
@@ -286,9 +293,9 @@ public class SweepService {
         registry.counter("tickler.sweep.reconciled").increment(report.reconciled());
         registry.counter("tickler.sweep.expired").increment(report.expired());
         duration.record(Duration.ofMillis(report.durationMs()));
-        LOG.infof("sweep: %d handed off, %d failed to publish, %d reconciled, %d expired, %d deleted in %d ms",
-                report.handedOff(), report.failedPublish(), report.reconciled(), report.expired(), report.deleted(),
-                report.durationMs());
+        LOG.infof("sweep: %d handed off, %d failed to publish, %d reconciled, %d expired, %d deleted, %d schedules"
+                + " topped up in %d ms", report.handedOff(), report.failedPublish(), report.reconciled(),
+                report.expired(), report.deleted(), report.schedulesToppedUp(), report.durationMs());
     }
 
     private Instant now() {

@@ -61,13 +61,15 @@ class RegistrationTest {
                 .body("last_error", nullValue())
                 .body("expires_at", nullValue())
                 .body("sent_at", nullValue())
+                .body("schedule_id", nullValue())
+                .body("occurrence", nullValue())
                 .extract().jsonPath();
         long id = created.getLong("id");
         assertThat(created.getString("created_at")).endsWith("Z");
         assertThat(created.getString("updated_at")).endsWith("Z");
         assertThat(created.getMap("$")).containsOnlyKeys("id", "user_id", "channel", "template", "fire_at", "tz",
                 "fire_at_local", "data", "state", "version", "attempts", "message_id", "last_error", "expires_at",
-                "created_at", "updated_at", "sent_at", "urgent");
+                "created_at", "updated_at", "sent_at", "urgent", "schedule_id", "occurrence");
 
         List<PublishedMessage> published = publishedFor(id);
         assertThat(published).hasSize(1);

@@ -34,6 +34,19 @@ class ApiDocumentTest {
         assertOperation(document, "'/v1/admin/queues'.get", Roles.OPERATOR);
         assertOperation(document, "'/v1/reminders'.post", Roles.PRODUCT);
         assertOperation(document, "'/v1/reminders/batch'.post", Roles.PRODUCT);
+        assertOperation(document, "'/v1/schedules'.post", Roles.PRODUCT);
+        assertOperation(document, "'/v1/schedules/{id}/preview'.get", Roles.PRODUCT);
+    }
+
+    @Test
+    void scheduleOperationsHaveASummaryAndTheirErrors() {
+        JsonPath document = document();
+
+        assertThat(document.getString("paths.'/v1/schedules'.post.summary")).isNotBlank();
+        assertThat(document.getMap("paths.'/v1/schedules'.post.responses")).containsKeys("201", "400");
+        assertThat(document.getMap("paths.'/v1/schedules/{id}'.patch.responses"))
+                .containsKeys("200", "400", "404", "409");
+        assertThat(document.getMap("paths.'/v1/schedules/{id}/resume'.post.responses")).containsKeys("200", "409");
     }
 
     private static void assertOperation(JsonPath document, String operation, String role) {

@@ -22,6 +22,11 @@ public class MovableClock extends Clock {
         offset = offset.plus(by);
     }
 
+    /** From now on the clock reads about {@code instant} (and runs on from there), whatever today's date is. */
+    public void setTo(Instant instant) {
+        offset = Duration.between(Instant.now(), instant);
+    }
+
     public void reset() {
         offset = Duration.ZERO;
     }

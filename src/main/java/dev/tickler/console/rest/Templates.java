@@ -39,5 +39,11 @@ final class Templates {
 
     static native TemplateInstance queues(Page page, Queues queues);
 
+    static native TemplateInstance schedules(Page page, String userId, String userQuery,
+            List<SchedulePages.ScheduleLine> items, String nextQuery);
+
+    static native TemplateInstance schedule(Page page, String userQuery, List<Views.Field> fields,
+            List<SchedulePages.OccurrenceLine> upcoming);
+
     static native TemplateInstance refused(Page page, String message);
 }

@@ -40,12 +40,17 @@ public final class PageParameters {
     }
 
     private static Integer parseLimit(String limit) {
-        if (limit == null) {
-            return DEFAULT_LIMIT;
+        return count(limit, DEFAULT_LIMIT, MAX_LIMIT);
+    }
+
+    /** A whole number from 1 to {@code max}, {@code absent} when the text is null; null when it is not one. */
+    public static Integer count(String text, int absent, int max) {
+        if (text == null) {
+            return absent;
         }
         try {
-            int value = Integer.parseInt(limit);
-            return value >= 1 && value <= MAX_LIMIT ? value : null;
+            int value = Integer.parseInt(text);
+            return value >= 1 && value <= max ? value : null;
         } catch (NumberFormatException e) {
             return null;
         }

@@ -1,0 +1,39 @@
+package dev.tickler.console;
+
+import java.util.List;
+import java.util.Optional;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+
+import dev.tickler.problem.ProblemException;
+import dev.tickler.schedule.OccurrencePlan;
+import dev.tickler.schedule.ScheduleRow;
+import dev.tickler.schedule.ScheduleService;
+
+@ApplicationScoped
+public class ServiceScheduleDesk implements ScheduleDesk {
+
+    private final ScheduleService schedules;
+
+    public ServiceScheduleDesk(ScheduleService schedules) {
+        this.schedules = schedules;
+    }
+
+    @Override
+    public Uni<ScheduleService.Page> forUser(String userId, Long afterId, int limit) {
+        return schedules.list(userId, afterId, limit);
+    }
+
+    @Override
+    public Uni<Optional<ScheduleRow>> find(long id) {
+        return schedules.get(id).map(Optional::of)
+                .onFailure(ProblemException.class).recoverWithItem(Optional.empty());
+    }
+
+    @Override
+    public Uni<List<OccurrencePlan.Numbered>> preview(long id, int count) {
+        return schedules.preview(id, count);
+    }
+}

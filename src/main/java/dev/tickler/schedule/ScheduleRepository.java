@@ -1,0 +1,220 @@
+package dev.tickler.schedule;
+
+import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.timeline.TimelineSql.recording;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+import dev.tickler.reminder.ReminderRow;
+import dev.tickler.reminder.ReminderState;
+import dev.tickler.reminder.ReminderTiming;
+import dev.tickler.schedule.OccurrencePlan.Numbered;
+import dev.tickler.timeline.EventType;
+import dev.tickler.timeline.TimelineSql.Event;
+
+/**
+ * The schedules table and the writes a schedule makes to its occurrences. The SQL client beside Panache because a
+ * top-up is a row lock, a count and two multi-row inserts from arrays in one transaction, and a replacement one
+ * conditional UPDATE that records its events ({@link dev.tickler.timeline.TimelineSql}).
+ */
+@ApplicationScoped
+public class ScheduleRepository {
+
+    private static final String INSERT = "INSERT INTO schedules (user_id, channel, template, data, expires_after, tz,"
+            + " start, rrule, dst_gap, dst_overlap, catch_up, created_by, created_at, updated_at)"
+            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) RETURNING " + ScheduleRow.COLUMNS;
+
+    private static final String FIND = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE id = $1";
+
+    private static final String LOCK = FIND + " FOR UPDATE";
+
+    static final String LIST = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE user_id = $1"
+            + " AND id > $2 ORDER BY id LIMIT $3";
+
+    static final String COUNT_UNFINISHED = "SELECT count(*) FROM reminders WHERE schedule_id = $1"
+            + " AND state IN ('pending', 'handed_off', 'delivering')";
+
+    /** Every occurrence of one top-up in one statement; one a concurrent top-up created already is left alone. */
+    private static final String CREATE_OCCURRENCES = "INSERT INTO reminders (user_id, channel, template, fire_at, tz,"
+            + " data, expires_at, state, schedule_id, occurrence, created_at, updated_at)"
+            + " SELECT $1::text, $2::text, $3::text, o.f, $4::text, $5::jsonb, o.e, $6::text, $7::bigint, o.n,"
+            + " $8::timestamptz, $8::timestamptz"
+            + " FROM unnest($9::timestamptz[], $10::timestamptz[], $11::int[]) AS o(f, e, n)"
+            + " ON CONFLICT (schedule_id, occurrence) WHERE schedule_id IS NOT NULL DO NOTHING"
+            + " RETURNING " + ReminderRow.COLUMNS;
+
+    private static final String CREATE_TO_SEND = recording(CREATE_OCCURRENCES,
+            Event.of("$8", EventType.REGISTERED, "'by'", "$12::text"));
+
+    private static final String CREATE_SKIPPED = recording(CREATE_OCCURRENCES,
+            Event.of("$8", EventType.REGISTERED, "'by'", "$12::text"),
+            Event.of("$8", EventType.SKIPPED, "'reason'", "'catch_up'"));
+
+    /** Occurrences still waiting for a time at or after $3 are given back: cancelled, with a new version. */
+    private static final String CANCEL_WAITING = recording("UPDATE reminders SET state = 'cancelled',"
+            + " version = version + 1, lease_until = NULL, updated_at = $2 WHERE schedule_id = $1"
+            + " AND state = ANY($4::text[]) AND fire_at >= $3 RETURNING id",
+            Event.of("$2", EventType.CANCELLED, "'by'", "$5::text"));
+
+    private static final String SAVE_PROGRESS = "UPDATE schedules SET last_number = $2, cursor_position = $3,"
+            + " cursor_wall_time = $4, anchor_position = $5, anchor_wall_time = $6,"
+            + " skipped_count = skipped_count + $7, state = $8, updated_at = $9 WHERE id = $1"
+            + " RETURNING " + ScheduleRow.COLUMNS;
+
+    /** Active schedules with fewer unfinished occurrences than they keep, after the given id: the backstop's work. */
+    static final String SHORT_OF_OCCURRENCES = "SELECT s.id FROM schedules s WHERE s.state = 'active' AND s.id > $1"
+            + " AND (SELECT count(*) FROM reminders r WHERE r.schedule_id = s.id"
+            + " AND r.state IN ('pending', 'handed_off', 'delivering')) < " + OccurrencePlan.KEPT_AHEAD
+            + " ORDER BY s.id LIMIT $2";
+
+    private final Pool pool;
+
+    public ScheduleRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {
+        return pool.withTransaction(work);
+    }
+
+    public Uni<ScheduleRow> insert(SqlConnection connection, NewSchedule schedule, String by, Instant now) {
+        ScheduleDefinition definition = schedule.definition();
+        Tuple values = Tuple.tuple().addString(schedule.userId()).addString(schedule.channel().wireName())
+                .addString(schedule.template()).addJsonObject(new JsonObject(schedule.data()))
+                .addString(schedule.expiresAfter() == null ? null : schedule.expiresAfter().toString())
+                .addString(definition.tz()).addLocalDateTime(definition.start())
+                .addString(definition.rule().toString()).addString(definition.dst().gap().wireName())
+                .addString(definition.dst().overlap().wireName()).addString(schedule.catchUp().wireName())
+                .addString(by).addOffsetDateTime(utc(now));
+        return connection.preparedQuery(INSERT).execute(values).map(rows -> ScheduleRow.from(rows.iterator().next()));
+    }
+
+    public Uni<Optional<ScheduleRow>> find(long id) {
+        return pool.preparedQuery(FIND).execute(Tuple.of(id)).map(ScheduleRepository::scheduleIn);
+    }
+
+    /** The schedule locked until the transaction ends: its changes and top-ups take turns. */
+    public Uni<Optional<ScheduleRow>> lock(SqlConnection connection, long id) {
+        return connection.preparedQuery(LOCK).execute(Tuple.of(id)).map(ScheduleRepository::scheduleIn);
+    }
+
+    /** Up to {@code maxRows} of a user's schedules with an id above {@code afterId}, in id order. */
+    public Uni<List<ScheduleRow>> listForUser(String userId, long afterId, int maxRows) {
+        return pool.preparedQuery(LIST).execute(Tuple.of(userId, afterId, maxRows)).map(rows -> {
+            List<ScheduleRow> schedules = new ArrayList<>();
+            rows.forEach(row -> schedules.add(ScheduleRow.from(row)));
+            return schedules;
+        });
+    }
+
+    public Uni<Integer> countUnfinished(SqlConnection connection, long scheduleId) {
+        return connection.preparedQuery(COUNT_UNFINISHED).execute(Tuple.of(scheduleId))
+                .map(rows -> rows.iterator().next().getLong(0).intValue());
+    }
+
+    /**
+     * Creates the planned occurrences as reminders in the given state ({@code pending} or {@code skipped}), each with
+     * its registered event naming {@code by} (and its skipped event); answers the rows created.
+     */
+    public Uni<List<ReminderRow>> createOccurrences(SqlConnection connection, ScheduleRow schedule,
+            List<Numbered> occurrences, ReminderState state, String by, Instant now) {
+        if (occurrences.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        int size = occurrences.size();
+        OffsetDateTime[] fireAts = new OffsetDateTime[size];
+        OffsetDateTime[] expiries = new OffsetDateTime[size];
+        Integer[] numbers = new Integer[size];
+        for (int i = 0; i < size; i++) {
+            Numbered occurrence = occurrences.get(i);
+            Instant fireAt = occurrence.occurrence().instant();
+            Instant expiresAt = schedule.expiresAfter() == null ? null
+                    : ReminderTiming.expiresAt(fireAt, schedule.expiresAfter());
+            fireAts[i] = utc(fireAt);
+            expiries[i] = expiresAt == null ? null : utc(expiresAt);
+            numbers[i] = occurrence.number();
+        }
+        Tuple values = Tuple.tuple().addString(schedule.userId()).addString(schedule.channel().wireName())
+                .addString(schedule.template()).addString(schedule.definition().tz())
+                .addJsonObject(new JsonObject(schedule.data())).addString(state.wireName()).addLong(schedule.id())
+                .addOffsetDateTime(utc(now)).addArrayOfOffsetDateTime(fireAts).addArrayOfOffsetDateTime(expiries)
+                .addArrayOfInteger(numbers).addString(by);
+        String sql = state == ReminderState.SKIPPED ? CREATE_SKIPPED : CREATE_TO_SEND;
+        return connection.preparedQuery(sql).execute(values).map(rows -> {
+            List<ReminderRow> created = new ArrayList<>();
+            rows.forEach(row -> created.add(ReminderRow.from(row)));
+            return created;
+        });
+    }
+
+    /**
+     * Cancels the schedule's occurrences in the given states whose time is at or after {@code from}, each with its
+     * cancelled event; answers how many.
+     */
+    public Uni<Integer> cancelWaiting(SqlConnection connection, long scheduleId, List<ReminderState> states,
+            Instant from, String by, Instant now) {
+        return connection.preparedQuery(CANCEL_WAITING)
+                .execute(Tuple.of(scheduleId, utc(now), utc(from),
+                        states.stream().map(ReminderState::wireName).toArray(String[]::new), by))
+                .map(RowSet::rowCount);
+    }
+
+    /** Writes where the expansion stands after a top-up or a rewind, with the state it leaves the schedule in. */
+    public Uni<ScheduleRow> saveProgress(SqlConnection connection, ScheduleRow schedule, int lastNumber,
+            ScheduleRow.Position cursor, ScheduleRow.Position anchor, long newlySkipped, ScheduleState state,
+            Instant now) {
+        return connection.preparedQuery(SAVE_PROGRESS)
+                .execute(Tuple.tuple().addLong(schedule.id()).addInteger(lastNumber).addInteger(cursor.position())
+                        .addLocalDateTime(cursor.wallTime()).addInteger(anchor.position())
+                        .addLocalDateTime(anchor.wallTime()).addLong(newlySkipped).addString(state.wireName())
+                        .addOffsetDateTime(utc(now)))
+                .map(rows -> ScheduleRow.from(rows.iterator().next()));
+    }
+
+    /** Writes a changed schedule's fields as given, bumping its version. */
+    public Uni<ScheduleRow> update(SqlConnection connection, ScheduleRow changed, Instant now) {
+        ScheduleDefinition definition = changed.definition();
+        return connection.preparedQuery("UPDATE schedules SET data = $2, expires_after = $3, tz = $4, start = $5,"
+                        + " rrule = $6, dst_gap = $7, dst_overlap = $8, catch_up = $9, state = $10,"
+                        + " cursor_position = $11, cursor_wall_time = $12, anchor_position = $13,"
+                        + " anchor_wall_time = $14, version = version + 1, updated_at = $15 WHERE id = $1"
+                        + " RETURNING " + ScheduleRow.COLUMNS)
+                .execute(Tuple.tuple().addLong(changed.id()).addJsonObject(new JsonObject(changed.data()))
+                        .addString(changed.expiresAfter() == null ? null : changed.expiresAfter().toString())
+                        .addString(definition.tz()).addLocalDateTime(definition.start())
+                        .addString(definition.rule().toString()).addString(definition.dst().gap().wireName())
+                        .addString(definition.dst().overlap().wireName()).addString(changed.catchUp().wireName())
+                        .addString(changed.state().wireName()).addInteger(changed.cursor().position())
+                        .addLocalDateTime(changed.cursor().wallTime()).addInteger(changed.anchor().position())
+                        .addLocalDateTime(changed.anchor().wallTime()).addOffsetDateTime(utc(now)))
+                .map(rows -> ScheduleRow.from(rows.iterator().next()));
+    }
+
+    /** Ids of active schedules short of occurrences, after {@code afterId} in id order. */
+    public Uni<List<Long>> shortOfOccurrences(long afterId, int limit) {
+        return pool.preparedQuery(SHORT_OF_OCCURRENCES).execute(Tuple.of(afterId, limit)).map(rows -> {
+            List<Long> ids = new ArrayList<>();
+            rows.forEach(row -> ids.add(row.getLong(0)));
+            return ids;
+        });
+    }
+
+    private static Optional<ScheduleRow> scheduleIn(RowSet<Row> rows) {
+        return rows.size() == 0 ? Optional.empty() : Optional.of(ScheduleRow.from(rows.iterator().next()));
+    }
+}

@@ -1,0 +1,189 @@
+package dev.tickler.schedule;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.function.BiFunction;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+
+import dev.tickler.problem.ProblemException;
+import dev.tickler.publish.Via;
+import dev.tickler.reminder.ReminderState;
+import dev.tickler.schedule.ScheduleRow.Position;
+import dev.tickler.schedule.recurrence.Recurrence;
+
+/**
+ * The schedules API's rules (see docs/schedules.md): each change locks the schedule, writes itself and the
+ * occurrences it replaces or creates in one transaction, then hands the new occurrences off like registrations.
+ */
+@ApplicationScoped
+public class ScheduleService {
+
+    /** Occurrences a pause or a change gives back: those waiting to be sent at a time still to come. */
+    private static final List<ReminderState> WAITING = List.of(ReminderState.PENDING, ReminderState.HANDED_OFF);
+    /** Occurrences a delete cancels: every one not sent, dead letters included, so none is sent later. */
+    private static final List<ReminderState> UNSENT =
+            List.of(ReminderState.PENDING, ReminderState.HANDED_OFF, ReminderState.FAILED);
+
+    /** One page of a user's schedules; next is the id to continue after, null on the last page. */
+    public record Page(List<ScheduleRow> items, Long next) {
+    }
+
+    private final ScheduleRepository repository;
+    private final ScheduleTopUp topUp;
+    private final Clock clock;
+
+    public ScheduleService(ScheduleRepository repository, ScheduleTopUp topUp, Clock clock) {
+        this.repository = repository;
+        this.topUp = topUp;
+        this.clock = clock;
+    }
+
+    /**
+     * Creates the schedule and its first occurrences; occurrences whose time already passed (a start in the past)
+     * are missed and its catch-up decides about them.
+     */
+    public Uni<ScheduleRow> create(NewSchedule schedule, String by) {
+        requireOccurrences(schedule.definition().recurrence());
+        Instant now = now();
+        return repository.inTransaction(connection -> repository.insert(connection, schedule, by, now)
+                        .chain(created -> topUp.topUpLocked(connection, created, now)))
+                .chain(pass -> topUp.finish(pass, Via.API));
+    }
+
+    public Uni<ScheduleRow> get(long id) {
+        return repository.find(id).map(found -> found.orElseThrow(() -> notFound(id)));
+    }
+
+    public Uni<Page> list(String userId, Long afterId, int limit) {
+        return repository.listForUser(userId, afterId == null ? 0 : afterId, limit + 1).map(rows -> rows.size() <= limit
+                ? new Page(rows, null)
+                : new Page(rows.subList(0, limit), rows.get(limit - 1).id()));
+    }
+
+    /** The next {@code count} occurrences from now, numbered as the schedule will number them; none once ended. */
+    public Uni<List<OccurrencePlan.Numbered>> preview(long id, int count) {
+        return get(id).map(schedule -> schedule.state() == ScheduleState.ENDED ? List.of()
+                : OccurrencePlan.upcoming(schedule, now()).limit(count).toList());
+    }
+
+    /**
+     * PATCH: the occurrences still waiting for a time to come are cancelled and created again under the changed
+     * schedule; one being delivered finishes. A new rule, start, zone or DST policy applies from now: its
+     * occurrences before now are neither missed nor created.
+     */
+    public Uni<ScheduleRow> change(long id, ScheduleChange change, String by) {
+        return changeLocked(id, (connection, schedule) -> {
+            if (schedule.state() == ScheduleState.ENDED) {
+                throw ended(id, "changed");
+            }
+            Instant now = now();
+            ScheduleDefinition definition = change.applyTo(schedule.definition());
+            Position from;
+            if (change.changesTiming()) {
+                Recurrence recurrence = definition.recurrence();
+                requireOccurrences(recurrence);
+                from = OccurrencePlan.lastBefore(recurrence, now).orElseThrow(() -> ProblemException.invalid("start",
+                        "the rule has more than " + OccurrencePlan.MAX_SCANNED + " occurrences between start and now;"
+                                + " choose a later start"));
+            } else {
+                from = OccurrencePlan.rewound(schedule, now);
+            }
+            ScheduleRow changed = schedule.with(definition,
+                    change.catchUp() != null ? change.catchUp() : schedule.catchUp(),
+                    change.data() != null ? change.data() : schedule.data(),
+                    change.expiresAfter() != null ? change.expiresAfter() : schedule.expiresAfter(),
+                    schedule.state(), from, from);
+            return repository.cancelWaiting(connection, id, WAITING, OccurrencePlan.dueFrom(now), by, now)
+                    .chain(() -> repository.update(connection, changed, now))
+                    .chain(updated -> topUp.topUpLocked(connection, updated, now));
+        });
+    }
+
+    /** DELETE: ended for good, every unsent occurrence cancelled (one being delivered finishes). Idempotent. */
+    public Uni<ScheduleRow> delete(long id, String by) {
+        return changeLocked(id, (connection, schedule) -> {
+            if (schedule.state() == ScheduleState.ENDED) {
+                return unchanged(schedule);
+            }
+            Instant now = now();
+            return repository.cancelWaiting(connection, id, UNSENT, Instant.EPOCH, by, now)
+                    .chain(() -> repository.update(connection, schedule.inState(ScheduleState.ENDED), now))
+                    .map(ScheduleService::done);
+        });
+    }
+
+    /** Pause: nothing more is created, and the occurrences still waiting for a time to come are cancelled. */
+    public Uni<ScheduleRow> pause(long id, String by) {
+        return changeLocked(id, (connection, schedule) -> {
+            if (schedule.state() == ScheduleState.ENDED) {
+                throw ended(id, "paused");
+            }
+            if (schedule.state() == ScheduleState.PAUSED) {
+                return unchanged(schedule);
+            }
+            Instant now = now();
+            Position back = OccurrencePlan.rewound(schedule, now);
+            return repository.cancelWaiting(connection, id, WAITING, OccurrencePlan.dueFrom(now), by, now)
+                    .chain(() -> repository.update(connection, schedule.with(schedule.definition(),
+                            schedule.catchUp(), schedule.data(), schedule.expiresAfter(), ScheduleState.PAUSED, back,
+                            back), now))
+                    .map(ScheduleService::done);
+        });
+    }
+
+    /** Resume: active again; what was missed while paused goes to the schedule's catch-up. */
+    public Uni<ScheduleRow> resume(long id, String by) {
+        return changeLocked(id, (connection, schedule) -> {
+            if (schedule.state() == ScheduleState.ENDED) {
+                throw ended(id, "resumed");
+            }
+            if (schedule.state() == ScheduleState.ACTIVE) {
+                return unchanged(schedule);
+            }
+            Instant now = now();
+            return repository.update(connection, schedule.inState(ScheduleState.ACTIVE), now)
+                    .chain(updated -> topUp.topUpLocked(connection, updated, now));
+        });
+    }
+
+    /** Locks the schedule, makes the change in the same transaction, then hands off what it created. */
+    private Uni<ScheduleRow> changeLocked(long id,
+            BiFunction<SqlConnection, ScheduleRow, Uni<ScheduleTopUp.Pass>> change) {
+        return repository.inTransaction(connection -> repository.lock(connection, id)
+                        .chain(found -> change.apply(connection, found.orElseThrow(() -> notFound(id)))))
+                .chain(pass -> topUp.finish(pass, Via.API));
+    }
+
+    private static Uni<ScheduleTopUp.Pass> unchanged(ScheduleRow schedule) {
+        return Uni.createFrom().item(done(schedule));
+    }
+
+    private static ScheduleTopUp.Pass done(ScheduleRow schedule) {
+        return new ScheduleTopUp.Pass(schedule, List.of(), true);
+    }
+
+    /** A rule that never produces an occurrence (an UNTIL before the start, a start skipped in a gap and no match). */
+    private static void requireOccurrences(Recurrence recurrence) {
+        if (recurrence.first().isEmpty()) {
+            throw ProblemException.invalid("rrule", "has no occurrence at or after start in this zone and DST policy");
+        }
+    }
+
+    private static ProblemException ended(long id, String change) {
+        return ProblemException.conflict("schedule " + id + " has ended and cannot be " + change);
+    }
+
+    private static ProblemException notFound(long id) {
+        return ProblemException.notFound("schedule " + id + " does not exist");
+    }
+
+    private Instant now() {
+        return clock.instant().truncatedTo(ChronoUnit.MICROS);
+    }
+}

@@ -1,0 +1,60 @@
+package dev.tickler.schedule.rest;
+
+import java.util.Map;
+
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Pattern;
+import jakarta.validation.constraints.Size;
+
+import dev.tickler.reminder.Channel;
+import dev.tickler.reminder.ReminderTiming;
+import dev.tickler.reminder.WireNamed;
+import dev.tickler.schedule.CatchUp;
+import dev.tickler.schedule.NewSchedule;
+import dev.tickler.schedule.ScheduleDefinition;
+import dev.tickler.schedule.recurrence.DstPolicy;
+import dev.tickler.schedule.recurrence.RecurrenceRule;
+import dev.tickler.validation.StorableJson;
+import dev.tickler.validation.StorableText;
+
+/** The body of POST /v1/schedules: user_id, channel, template, data and expires_after as for a reminder. */
+@ValidSchedule(required = true)
+public record CreateScheduleRequest(
+        @NotNull(message = "is required")
+        @Size(min = 1, max = 128, message = "must be 1 to 128 characters")
+        @StorableText
+        String userId,
+
+        @NotNull(message = "is required")
+        @Pattern(regexp = "email|sms|push", message = "must be email, sms or push")
+        String channel,
+
+        @NotNull(message = "is required")
+        @Size(min = 1, max = 128, message = "must be 1 to 128 characters")
+        @Pattern(regexp = "[A-Za-z0-9_.-]*", message = "may only hold A-Z, a-z, 0-9, '_', '.' and '-'")
+        String template,
+
+        @StorableJson(bytes = MAX_DATA_BYTES)
+        Map<String, Object> data,
+
+        String expiresAfter,
+        String tz,
+        String start,
+        String rrule,
+        DstFields dst,
+        String catchUp) implements ScheduleFields {
+
+    /** As for a reminder: data is at most 16 KiB serialized. */
+    static final int MAX_DATA_BYTES = 16 * 1024;
+
+    NewSchedule toNewSchedule() {
+        DstPolicy policy = new DstPolicy(
+                dst == null || dst.gap() == null ? DstPolicy.DEFAULT.gap() : dst.gapChoice(),
+                dst == null || dst.overlap() == null ? DstPolicy.DEFAULT.overlap() : dst.overlapChoice());
+        return new NewSchedule(userId, WireNamed.fromWireName(Channel.class, channel), template,
+                data == null ? Map.of() : data,
+                expiresAfter == null ? null : ReminderTiming.expiresAfter(expiresAfter),
+                new ScheduleDefinition(ScheduleFields.parseStart(start), tz, RecurrenceRule.parse(rrule), policy),
+                catchUp == null ? CatchUp.LATEST : WireNamed.fromWireName(CatchUp.class, catchUp));
+    }
+}

@@ -1,0 +1,46 @@
+package dev.tickler.schedule.rest;
+
+import java.util.Map;
+
+import jakarta.validation.constraints.AssertTrue;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+
+import dev.tickler.reminder.ReminderTiming;
+import dev.tickler.reminder.WireNamed;
+import dev.tickler.schedule.CatchUp;
+import dev.tickler.schedule.ScheduleChange;
+import dev.tickler.schedule.recurrence.RecurrenceRule;
+import dev.tickler.validation.StorableJson;
+
+/**
+ * The body of PATCH /v1/schedules/{id}: any of the rule, its start, zone and policies, data and expires_after. The
+ * user, channel and template of a schedule do not change (unknown fields here); a dst object replaces the parts it
+ * names.
+ */
+@ValidSchedule(required = false)
+public record UpdateScheduleRequest(
+        @StorableJson(bytes = CreateScheduleRequest.MAX_DATA_BYTES)
+        Map<String, Object> data,
+        String expiresAfter,
+        String tz,
+        String start,
+        String rrule,
+        DstFields dst,
+        String catchUp) implements ScheduleFields {
+
+    @JsonIgnore
+    @AssertTrue(message = "give at least one of rrule, start, tz, dst, catch_up, data or expires_after")
+    boolean isBody() {
+        return data != null || expiresAfter != null || tz != null || start != null || rrule != null || dst != null
+                || catchUp != null;
+    }
+
+    ScheduleChange toChange() {
+        return new ScheduleChange(rrule == null ? null : RecurrenceRule.parse(rrule),
+                start == null ? null : ScheduleFields.parseStart(start), tz,
+                dst == null ? null : dst.gapChoice(), dst == null ? null : dst.overlapChoice(),
+                catchUp == null ? null : WireNamed.fromWireName(CatchUp.class, catchUp), data,
+                expiresAfter == null ? null : ReminderTiming.expiresAfter(expiresAfter));
+    }
+}
