@@ -1,5 +1,7 @@
 package dev.tickler.console;
 
+import static dev.tickler.reminder.ReminderState.FAILED;
+
 import java.util.List;
 import java.util.Optional;
 
@@ -26,7 +28,7 @@ import dev.tickler.reminder.WireNamed;
 @ApplicationScoped
 public class OperatorDeadLetters implements DeadLetters {
 
-    private static final String COUNT_FAILED = "SELECT count(*) FROM reminders WHERE state = 'failed'"
+    private static final String COUNT_FAILED = "SELECT count(*) FROM reminders WHERE state = " + FAILED.sql()
             + " AND id = ANY($1::bigint[])";
 
     private final OperatorReminderService operator;

@@ -2,6 +2,10 @@ package dev.tickler.observability;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.reminder.ReminderState.DELIVERING;
+import static dev.tickler.reminder.ReminderState.HANDED_OFF;
+import static dev.tickler.reminder.ReminderState.PENDING;
+import static dev.tickler.reminder.ReminderState.sqlList;
 
 import java.time.Instant;
 import java.util.EnumMap;
@@ -45,14 +49,15 @@ public class ReminderStatistics {
     /** fire_at of the oldest reminder that is due and not yet delivered. */
     public Uni<Optional<Instant>> oldestOverdue(Instant now) {
         return pool.preparedQuery("SELECT min(fire_at) FROM reminders"
-                        + " WHERE state IN ('pending', 'handed_off', 'delivering') AND fire_at < $1")
+                        + " WHERE state IN " + sqlList(PENDING, HANDED_OFF, DELIVERING) + " AND fire_at < $1")
                 .execute(Tuple.of(utc(now)))
                 .map(rows -> Optional.ofNullable(instant(rows.iterator().next())));
     }
 
     /** Handed-off reminders not yet due: what the queue should be holding as delayed. */
     public Uni<Long> handedOffAhead(Instant now) {
-        return pool.preparedQuery("SELECT count(*) FROM reminders WHERE state = 'handed_off' AND fire_at > $1")
+        return pool.preparedQuery("SELECT count(*) FROM reminders"
+                        + " WHERE state = " + HANDED_OFF.sql() + " AND fire_at > $1")
                 .execute(Tuple.of(utc(now)))
                 .map(rows -> rows.iterator().next().getLong(0));
     }

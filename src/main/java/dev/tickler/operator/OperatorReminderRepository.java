@@ -1,6 +1,8 @@
 package dev.tickler.operator;
 
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.reminder.ReminderState.CANCELLED;
+import static dev.tickler.reminder.ReminderState.PENDING;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
@@ -106,7 +108,7 @@ public class OperatorReminderRepository {
         String picked = "SELECT id FROM reminders" + sql.whereClause() + " ORDER BY id LIMIT "
                 + sql.parameter(batchSize) + " FOR UPDATE SKIP LOCKED";
         String at = sql.parameter(utc(now));
-        return new Statement(recording("UPDATE reminders SET state = 'cancelled', version = version + 1,"
+        return new Statement(recording("UPDATE reminders SET state = " + CANCELLED.sql() + ", version = version + 1,"
                 + " lease_until = NULL, updated_at = " + at + " WHERE id = ANY(ARRAY(" + picked + ")) RETURNING id",
                 Event.of(at, EventType.CANCELLED, "'by'", sql.parameter(by) + "::text")), sql.parameters());
     }
@@ -121,8 +123,8 @@ public class OperatorReminderRepository {
         String picked = "SELECT id FROM reminders" + sql.whereClause() + " ORDER BY fire_at, id LIMIT "
                 + sql.parameter(batchSize) + " FOR UPDATE SKIP LOCKED";
         String at = sql.parameter(utc(now));
-        return new Statement(recording("UPDATE reminders SET state = 'pending', handoff = handoff + 1, attempts = 0,"
-                + " takeovers = 0, last_error = NULL, message_id = NULL, updated_at = " + at
+        return new Statement(recording("UPDATE reminders SET state = " + PENDING.sql()
+                + ", handoff = handoff + 1, attempts = 0, takeovers = 0, last_error = NULL, message_id = NULL, updated_at = " + at
                 + " WHERE id = ANY(ARRAY(" + picked + ")) RETURNING " + ReminderRow.COLUMNS,
                 Event.of(at, EventType.REDRIVEN, "'by'", sql.parameter(by) + "::text")), sql.parameters());
     }

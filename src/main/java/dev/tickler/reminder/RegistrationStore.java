@@ -1,6 +1,8 @@
 package dev.tickler.reminder;
 
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.reminder.ReminderState.HANDED_OFF;
+import static dev.tickler.reminder.ReminderState.PENDING;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
@@ -49,8 +51,8 @@ public class RegistrationStore {
     private static final String FIND_BY_ID = "SELECT " + ReminderRow.COLUMNS + " FROM reminders WHERE id = $1";
 
     /** Unless something moved it on meanwhile: a push that claimed it (delay 0), a cancel, a racing hand-off. */
-    private static final String MARK_HANDED_OFF = "UPDATE reminders SET state = 'handed_off', message_id = $4,"
-            + " updated_at = $5 WHERE id = $1 AND version = $2 AND handoff = $3 AND state = 'pending'"
+    private static final String MARK_HANDED_OFF = "UPDATE reminders SET state = " + HANDED_OFF.sql()
+            + ", message_id = $4, updated_at = $5 WHERE id = $1 AND version = $2 AND handoff = $3 AND state = " + PENDING.sql()
             + " RETURNING " + ReminderRow.COLUMNS;
 
     /** A batch registration's rows in one statement, in the order given; a key taken, or repeated, inserts nothing. */

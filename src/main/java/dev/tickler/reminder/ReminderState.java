@@ -1,5 +1,8 @@
 package dev.tickler.reminder;
 
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
 /** The lifecycle of SPEC §2. */
 public enum ReminderState implements WireNamed {
     PENDING("pending"),
@@ -21,5 +24,15 @@ public enum ReminderState implements WireNamed {
     @Override
     public String wireName() {
         return wireName;
+    }
+
+    /** The state as SQL names it, e.g. {@code 'handed_off'}: the state column holds wire names. */
+    public String sql() {
+        return "'" + wireName + "'";
+    }
+
+    /** States as an SQL list for {@code IN}, e.g. {@code ('pending', 'handed_off')}. */
+    public static String sqlList(ReminderState... states) {
+        return Arrays.stream(states).map(ReminderState::sql).collect(Collectors.joining(", ", "(", ")"));
     }
 }
