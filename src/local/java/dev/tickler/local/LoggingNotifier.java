@@ -35,8 +35,8 @@ final class LoggingNotifier {
                 .toCompletionStage().toCompletableFuture().join();
     }
 
-    String url() {
-        return "http://127.0.0.1:" + server.actualPort() + "/notify";
+    int port() {
+        return server.actualPort();
     }
 
     List<JsonObject> delivered() {
