@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
@@ -45,7 +44,7 @@ public final class LocalStack {
     private LocalStack(int appPort) throws IOException {
         postgres = EmbeddedPostgres.builder().start();
         emulator = InfraiEmulator.start(EmulatorOptions.defaults().withApiKey(INFRAI_KEY_VALUE));
-        notifier = new LoggingNotifier(Vertx.vertx());
+        notifier = LoggingNotifier.start();
         emulator.subscribePush(QUEUE, "http://127.0.0.1:" + appPort + "/q/" + PUSH_TOKEN_VALUE + "/reminders", null);
     }
 
@@ -58,14 +57,19 @@ public final class LocalStack {
         if (running != null || System.getProperty(POSTGRES_PORT) != null) {
             return running;
         }
-        try {
-            running = new LocalStack(appPort);
-        } catch (IOException e) {
-            throw new UncheckedIOException("the local stack did not start", e);
-        }
+        running = start(appPort);
         Runtime.getRuntime().addShutdownHook(new Thread(running::stop, "local-stack-stop"));
         running.properties().forEach(System::setProperty);
         return running;
+    }
+
+    /** A stack of its own, which nobody stops but the caller. */
+    static LocalStack start(int appPort) {
+        try {
+            return new LocalStack(appPort);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the local stack did not start", e);
+        }
     }
 
     /** Where the stack listens, under the names the %dev profile reads. */
@@ -86,12 +90,12 @@ public final class LocalStack {
         return emulator;
     }
 
-    private synchronized void stop() {
-        emulator.close();
-        try {
-            postgres.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /** Closes the emulator, the notifier with its Vert.x instance, and PostgreSQL; each even when another fails. */
+    synchronized void stop() {
+        try (AutoCloseable database = postgres; AutoCloseable logging = notifier; AutoCloseable queue = emulator) {
+            // closed in reverse order: the queue first, so nothing is pushed into a stopping application
+        } catch (Exception e) {
+            throw new IllegalStateException("the local stack did not stop cleanly", e);
         }
     }
 }
