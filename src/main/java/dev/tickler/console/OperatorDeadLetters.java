@@ -22,8 +22,9 @@ import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.WireNamed;
 
 /**
- * Dead letters through the operator API (SPEC §13): its search, and its batched bulk redrive with the dry run's count.
- * Redriving chosen reminders goes through {@link ReminderDesk#redrive}, the single redrive's rules and timeline.
+ * Dead letters through the operator API (docs/contract.md#operator-api): its search, and its batched bulk redrive with
+ * the dry run's count. Redriving chosen reminders goes through {@link ReminderDesk#redrive}, the single redrive's rules
+ * and timeline.
  */
 @ApplicationScoped
 public class OperatorDeadLetters implements DeadLetters {

@@ -28,7 +28,9 @@ import dev.tickler.infrai.InfraiModels.PublishRequest;
 import dev.tickler.infrai.InfraiModels.PublishResult;
 import dev.tickler.infrai.InfraiModels.SubscribeRequest;
 
-/** The HTTP shape of the queue API (SPEC §7); only {@link InfraiClient} builds and talks to it. */
+/**
+ * The HTTP shape of the queue API (docs/contract.md#the-queue-api); only {@link InfraiClient} builds and talks to it.
+ */
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

@@ -36,7 +36,7 @@ import dev.tickler.infrai.InfraiModels.SubscribeRequest;
 @ApplicationScoped
 public class InfraiClient {
 
-    /** The queue's delay ceiling (SPEC §7): 7 days. */
+    /** The queue's delay ceiling (docs/contract.md#the-queue-api): 7 days. */
     public static final long MAX_DELAY_SECONDS = 604_800;
 
     private final InfraiApi api;

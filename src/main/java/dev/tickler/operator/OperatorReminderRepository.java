@@ -28,11 +28,11 @@ import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineSql.Event;
 
 /**
- * The operator API's SQL (SPEC §13): search across all users, and the bulk state changes, each batch one statement
- * that picks its rows with FOR UPDATE SKIP LOCKED inside the caller's transaction. Filters of any shape and those
- * locks are why this uses the SQL client beside Panache. A batch picks its ids once, as an array, and changes them
- * through the primary key: {@code id = ANY(ARRAY(…))}, unlike {@code id IN (…)}, never becomes a hash join over the
- * whole table.
+ * The operator API's SQL (docs/contract.md#operator-api): search across all users, and the bulk state changes, each
+ * batch one statement that picks its rows with FOR UPDATE SKIP LOCKED inside the caller's transaction. Filters of any
+ * shape and those locks are why this uses the SQL client beside Panache. A batch picks its ids once, as an array, and
+ * changes them through the primary key: {@code id = ANY(ARRAY(…))}, unlike {@code id IN (…)}, never becomes a hash join
+ * over the whole table.
  */
 @ApplicationScoped
 public class OperatorReminderRepository {
@@ -100,7 +100,7 @@ public class OperatorReminderRepository {
                 + " ORDER BY fire_at, id LIMIT " + sql.parameter(maxRows), sql.parameters());
     }
 
-    /** The cancel, with each reminder's cancelled event naming the key (SPEC §12). */
+    /** The cancel, with each reminder's cancelled event naming the key (docs/contract.md#timeline). */
     static Statement cancelStatement(ReminderFilter filter, Set<ReminderState> states, long afterId, int batchSize,
             Instant now, String by) {
         FilterSql sql = FilterSql.of(filter, states);
@@ -113,7 +113,7 @@ public class OperatorReminderRepository {
                 Event.of(at, EventType.CANCELLED, "'by'", sql.parameter(by) + "::text")), sql.parameters());
     }
 
-    /** The redrive, with each reminder's redriven event naming the key (SPEC §12). */
+    /** The redrive, with each reminder's redriven event naming the key (docs/contract.md#timeline). */
     static Statement redriveStatement(ReminderFilter filter, ListPosition after, int batchSize, Instant now,
             String by) {
         FilterSql sql = FilterSql.of(filter, EnumSet.of(ReminderState.FAILED));

@@ -20,9 +20,10 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import dev.tickler.reminder.ReminderState;
 
 /**
- * The time-bound figures of the operator overview (SPEC §13) in one statement, each read from a partial index: the
- * waiting states' indexes on fire_at for the oldest overdue reminder and the forecast, and the retention index on
- * updated_at for the sends of the last day (a sent row is never changed again, so its updated_at is its sent_at).
+ * The time-bound figures of the operator overview (docs/contract.md#operator-api) in one statement, each read from a
+ * partial index: the waiting states' indexes on fire_at for the oldest overdue reminder and the forecast, and the
+ * retention index on updated_at for the sends of the last day (a sent row is never changed again, so its updated_at is
+ * its sent_at).
  */
 @ApplicationScoped
 public class OverviewRepository {

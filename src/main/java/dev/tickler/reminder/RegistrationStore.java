@@ -119,9 +119,9 @@ public class RegistrationStore {
     }
 
     /**
-     * Registers many at once (SPEC §17): answers, in the order given, each reminder's row and whether this call
-     * created it. A key registered before, or repeated in the list, answers the existing row; within the list the
-     * first copy creates it.
+     * Registers many at once (docs/contract.md#batch-registration): answers, in the order given, each reminder's row
+     * and whether this call created it. A key registered before, or repeated in the list, answers the existing row;
+     * within the list the first copy creates it.
      */
     public Uni<List<Registration>> insertAll(List<NewReminder> reminders, String by, Instant now) {
         // in natural-key order, as concurrent batches take the unique index's locks; the first copy first
@@ -211,7 +211,7 @@ public class RegistrationStore {
         return byKey;
     }
 
-    /** What makes a registration the same registration (SPEC §3). */
+    /** What makes a registration the same registration (docs/contract.md#registration-api). */
     private record NaturalKey(String userId, String template, Instant fireAt) {
 
         static NaturalKey of(NewReminder reminder) {

@@ -21,9 +21,10 @@ import dev.tickler.publish.ReminderPublisher;
 import dev.tickler.publish.Via;
 
 /**
- * The creation rule (SPEC §1): a committed pending reminder due within the queue's 7-day ceiling is published with
- * its exact delay and marked handed off; a later one stays parked for the sweep. Never fails: when the publish does,
- * the reminder stays pending, the failure is logged and counted, and the sweep takes it later under the same key.
+ * The creation rule (docs/contract.md#two-horizons): a committed pending reminder due within the queue's 7-day ceiling
+ * is published with its exact delay and marked handed off; a later one stays parked for the sweep. Never fails: when
+ * the publish does, the reminder stays pending, the failure is logged and counted, and the sweep takes it later under
+ * the same key.
  */
 @ApplicationScoped
 public class ReminderHandOff {

@@ -8,7 +8,7 @@ import java.util.Map;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Row;
 
-/** One reminder as its row holds it: what every answer of the API renders (SPEC §3). */
+/** One reminder as its row holds it: what every answer of the API renders (docs/contract.md#registration-api). */
 public record ReminderRow(long id, String userId, Channel channel, String template, Instant fireAt, String tz,
         Map<String, Object> data, ReminderState state, int version, int handoff, int attempts, String messageId,
         String lastError, Instant expiresAt, Instant createdAt, Instant updatedAt, Instant sentAt) {

@@ -3,7 +3,7 @@ package dev.tickler.reminder;
 import java.util.Arrays;
 import java.util.stream.Collectors;
 
-/** The lifecycle of SPEC §2. */
+/** A reminder's lifecycle (docs/contract.md#states). */
 public enum ReminderState implements WireNamed {
     PENDING("pending"),
     HANDED_OFF("handed_off"),

@@ -71,7 +71,7 @@ public class SweepRepository {
             + " WHERE state = " + FAILED.sql() + " AND updated_at < $1"
             + " ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING id");
 
-    /** A reminder's timeline goes with it (SPEC §17); answers one row per reminder deleted. */
+    /** A reminder's timeline goes with it (docs/contract.md#retention); answers one row per reminder deleted. */
     private static String withTheirEvents(String deleteReminders) {
         return "WITH gone AS (" + deleteReminders + "), events AS (DELETE FROM reminder_events e USING gone"
                 + " WHERE e.reminder_id = gone.id) SELECT id FROM gone";

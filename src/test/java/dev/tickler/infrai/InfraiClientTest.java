@@ -25,7 +25,9 @@ import dev.tickler.time.Pause;
 
 import dev.tickler.infrai.InfraiModels.ConsumedMessage;
 
-/** The adapter against the emulator over real HTTP: every call of SPEC §7 and its error mapping. */
+/**
+ * The adapter against the emulator over real HTTP: every call of docs/contract.md#the-queue-api and its error mapping.
+ */
 @QuarkusTest
 class InfraiClientTest {
 

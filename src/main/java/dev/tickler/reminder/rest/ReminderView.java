@@ -8,7 +8,7 @@ import dev.tickler.reminder.ReminderRow;
 import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.ReminderTiming;
 
-/** The reminder representation every response uses (SPEC §3). */
+/** The reminder representation every response uses (docs/contract.md#registration-api). */
 public record ReminderView(long id, String userId, Channel channel, String template, Instant fireAt, String tz,
         String fireAtLocal, Map<String, Object> data, ReminderState state, int version, int attempts,
         String messageId, String lastError, Instant expiresAt, Instant createdAt, Instant updatedAt,
