@@ -5,7 +5,6 @@ import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Map;
 
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonObject;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
@@ -13,59 +12,74 @@ import dev.tickler.emulator.EmulatorOptions;
 import dev.tickler.emulator.InfraiEmulator;
 
 /**
- * Everything Tickler talks to, on this machine: an embedded PostgreSQL, the Infrai emulator with a push
- * subscription to the application's own receiver, and a notifier that logs. Started once per JVM; never part of a
- * production build (it is compiled only with -Plocal, and with the tests).
+ * Everything Tickler talks to, on this machine: an embedded PostgreSQL, the Infrai emulator with a push subscription
+ * to the application's own receiver, and a notifier that logs. It says where it listens through the
+ * {@code local-stack.*} system properties, which the {@code %dev} profile of application.properties points the
+ * application at; the rest of the wiring (API key, sweep period) is that profile's too.
+ * <p>
+ * Started once per JVM and stopped when the JVM exits: dev mode loads the application's classes anew on every live
+ * reload and runs the main again, so "already started" is kept in a system property, not in a field of this class.
+ * Never part of a production build (it is compiled with the tests, in dev mode and with -Plocal only).
  */
 public final class LocalStack {
 
-    public static final String API_KEY = "local-dev-key";
-    public static final String PUSH_TOKEN = "local-push-token";
+    /** Set once the stack runs in this JVM: the port of its PostgreSQL. */
+    public static final String POSTGRES_PORT = "local-stack.postgres-port";
+    public static final String INFRAI_PORT = "local-stack.infrai-port";
+    public static final String INFRAI_KEY = "local-stack.infrai-key";
+    public static final String NOTIFIER_PORT = "local-stack.notifier-port";
+    public static final String PUSH_TOKEN = "local-stack.push-token";
+
+    /** The queue the emulator pushes from: the default queue, which every channel uses unless configured. */
     public static final String QUEUE = "user-reminders";
-    private static final String INFRAI_KEY = "local-infrai-key";
+    private static final String INFRAI_KEY_VALUE = "local-infrai-key";
+    private static final String PUSH_TOKEN_VALUE = "local-push-token";
 
     private static LocalStack running;
 
     private final EmbeddedPostgres postgres;
     private final InfraiEmulator emulator;
     private final LoggingNotifier notifier;
-    private final Map<String, String> config;
 
     private LocalStack(int appPort) throws IOException {
         postgres = EmbeddedPostgres.builder().start();
-        emulator = InfraiEmulator.start(EmulatorOptions.defaults().withApiKey(INFRAI_KEY));
-        notifier = new LoggingNotifier(Vertx.vertx());
-        emulator.subscribePush(QUEUE, "http://127.0.0.1:" + appPort + "/q/" + PUSH_TOKEN + "/reminders", null);
-        int pg = postgres.getPort();
-        config = Map.ofEntries(
-                Map.entry("quarkus.datasource.reactive.url", "postgresql://127.0.0.1:" + pg + "/postgres"),
-                Map.entry("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:" + pg + "/postgres"),
-                Map.entry("quarkus.datasource.username", "postgres"),
-                Map.entry("quarkus.datasource.password", "postgres"),
-                Map.entry("tickler.infrai.base-url", emulator.baseUrl()),
-                Map.entry("tickler.infrai.api-key", INFRAI_KEY),
-                Map.entry("tickler.notify.url", notifier.url()),
-                Map.entry("tickler.push.tokens", PUSH_TOKEN),
-                Map.entry("tickler.api.keys", API_KEY),
-                Map.entry("tickler.sweep.every", "1m"));
+        emulator = InfraiEmulator.start(EmulatorOptions.defaults().withApiKey(INFRAI_KEY_VALUE));
+        notifier = LoggingNotifier.start();
+        emulator.subscribePush(QUEUE, "http://127.0.0.1:" + appPort + "/q/" + PUSH_TOKEN_VALUE + "/reminders", null);
     }
 
-    /** Starts the stack for an application listening on appPort, or answers the one already running. */
-    public static synchronized LocalStack start(int appPort) {
-        if (running == null) {
-            try {
-                running = new LocalStack(appPort);
-            } catch (IOException e) {
-                throw new UncheckedIOException("the local stack did not start", e);
-            }
-            Runtime.getRuntime().addShutdownHook(new Thread(running::stop));
+    /**
+     * Starts the stack for an application listening on appPort and publishes where it listens, unless it already runs
+     * in this JVM (dev mode after a live reload). Answers this class loader's stack, or null when an earlier class
+     * loader started the one that runs.
+     */
+    public static synchronized LocalStack startOnce(int appPort) {
+        if (running != null || System.getProperty(POSTGRES_PORT) != null) {
+            return running;
         }
+        running = start(appPort);
+        Runtime.getRuntime().addShutdownHook(new Thread(running::stop, "local-stack-stop"));
+        running.properties().forEach(System::setProperty);
         return running;
     }
 
-    /** The configuration that points the application at this stack. */
-    public Map<String, String> config() {
-        return config;
+    /** A stack of its own, which nobody stops but the caller. */
+    static LocalStack start(int appPort) {
+        try {
+            return new LocalStack(appPort);
+        } catch (IOException e) {
+            throw new UncheckedIOException("the local stack did not start", e);
+        }
+    }
+
+    /** Where the stack listens, under the names the %dev profile reads. */
+    public Map<String, String> properties() {
+        return Map.of(
+                POSTGRES_PORT, String.valueOf(postgres.getPort()),
+                INFRAI_PORT, String.valueOf(emulator.port()),
+                INFRAI_KEY, INFRAI_KEY_VALUE,
+                NOTIFIER_PORT, String.valueOf(notifier.port()),
+                PUSH_TOKEN, PUSH_TOKEN_VALUE);
     }
 
     public List<JsonObject> delivered() {
@@ -76,12 +90,12 @@ public final class LocalStack {
         return emulator;
     }
 
-    private synchronized void stop() {
-        emulator.close();
-        try {
-            postgres.close();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+    /** Closes the emulator, the notifier with its Vert.x instance, and PostgreSQL; each even when another fails. */
+    synchronized void stop() {
+        try (AutoCloseable database = postgres; AutoCloseable logging = notifier; AutoCloseable queue = emulator) {
+            // closed in reverse order: the queue first, so nothing is pushed into a stopping application
+        } catch (Exception e) {
+            throw new IllegalStateException("the local stack did not stop cleanly", e);
         }
     }
 }

@@ -11,15 +11,20 @@ import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
 import io.vertx.core.json.JsonObject;
 
-/** The local notification provider: answers 200 and logs each delivery with how late it came. */
-final class LoggingNotifier {
+/**
+ * The local notification provider: answers 200 and logs each delivery with how late it came. It runs on a Vert.x
+ * instance of its own, which {@link #close} closes.
+ */
+final class LoggingNotifier implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger("tickler.local.notifier");
 
+    private final Vertx vertx;
     private final HttpServer server;
     private final List<JsonObject> delivered = new CopyOnWriteArrayList<>();
 
-    LoggingNotifier(Vertx vertx) {
+    private LoggingNotifier(Vertx vertx) {
+        this.vertx = vertx;
         server = vertx.createHttpServer()
                 .requestHandler(request -> request.body().onSuccess(body -> {
                     JsonObject notification = body.toJsonObject();
@@ -35,8 +40,25 @@ final class LoggingNotifier {
                 .toCompletionStage().toCompletableFuture().join();
     }
 
-    String url() {
-        return "http://127.0.0.1:" + server.actualPort() + "/notify";
+    /** Listens on a free loopback port, on a Vert.x instance of its own. */
+    static LoggingNotifier start() {
+        Vertx vertx = Vertx.vertx();
+        try {
+            return new LoggingNotifier(vertx);
+        } catch (RuntimeException e) {
+            vertx.close();
+            throw e;
+        }
+    }
+
+    int port() {
+        return server.actualPort();
+    }
+
+    /** Stops the server and the Vert.x instance under it. */
+    @Override
+    public void close() {
+        vertx.close().toCompletionStage().toCompletableFuture().join();
     }
 
     List<JsonObject> delivered() {

@@ -30,7 +30,10 @@ import dev.tickler.observability.ReminderStatistics;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.security.Roles;
 
-/** Operator calls under /v1/admin (SPEC §11): wire the push subscription, and compare the queue with the table. */
+/**
+ * Operator calls under /v1/admin (docs/contract.md#keys-and-roles): wire the push subscription, and compare the queue
+ * with the table.
+ */
 @Path("/v1/admin")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.OPERATOR)

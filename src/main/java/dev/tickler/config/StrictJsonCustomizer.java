@@ -10,7 +10,10 @@ import com.fasterxml.jackson.databind.type.LogicalType;
 
 import io.quarkus.jackson.ObjectMapperCustomizer;
 
-/** A wrong JSON type is the caller's error to hear about (SPEC §3), not something to coerce into shape. */
+/**
+ * A wrong JSON type is the caller's error to hear about (docs/contract.md#registration-api), not something to coerce
+ * into shape.
+ */
 @Singleton
 public class StrictJsonCustomizer implements ObjectMapperCustomizer {
 

@@ -9,7 +9,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 
-/** Tickler's own configuration; names and defaults are the contract of SPEC §10. */
+/** Tickler's own configuration; names and defaults are part of the contract (docs/configuration.md). */
 @ConfigMapping(prefix = "tickler")
 public interface TicklerConfig {
 
@@ -35,7 +35,7 @@ public interface TicklerConfig {
     Console console();
 
     interface Console {
-        /** How long an operator stays signed in to the console (SPEC §14). */
+        /** How long an operator stays signed in to the console (docs/contract.md#operator-console). */
         @WithDefault("PT8H")
         Duration session();
 
@@ -50,7 +50,10 @@ public interface TicklerConfig {
     }
 
     interface Api {
-        /** Product keys, {@code name=secret} or {@code secret} (SPEC §11); no key at all refuses every /v1 call. */
+        /**
+         * Product keys, {@code name=secret} or {@code secret} (docs/contract.md#keys-and-roles); no key at all refuses
+         * every /v1 call.
+         */
         Optional<List<String>> keys();
 
         /** Operator keys, {@code name=secret} or {@code secret}, for all calls; none: every product key is one. */

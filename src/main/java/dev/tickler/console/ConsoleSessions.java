@@ -22,9 +22,10 @@ import dev.tickler.security.ApiKeys;
 import dev.tickler.security.Roles;
 
 /**
- * Console sessions as signed tokens (SPEC §14): {@code v1.<key name>.<expiry>.<HMAC-SHA256>}, so any instance with
- * the same {@code tickler.console.secret} accepts them and none keeps state. The token names the key, never holds
- * its secret. Form tokens against cross-site requests are derived from the session token, so they are bound to it.
+ * Console sessions as signed tokens (docs/contract.md#operator-console): {@code v1.<key name>.<expiry>.<HMAC-SHA256>},
+ * so any instance with the same {@code tickler.console.secret} accepts them and none keeps state. The token names the
+ * key, never holds its secret. Form tokens against cross-site requests are derived from the session token, so they are
+ * bound to it.
  */
 @Singleton
 public class ConsoleSessions {

@@ -1,5 +1,7 @@
 package dev.tickler.console;
 
+import static dev.tickler.reminder.ReminderState.FAILED;
+
 import java.util.List;
 import java.util.Optional;
 
@@ -20,13 +22,14 @@ import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.WireNamed;
 
 /**
- * Dead letters through the operator API (SPEC §13): its search, and its batched bulk redrive with the dry run's count.
- * Redriving chosen reminders goes through {@link ReminderDesk#redrive}, the single redrive's rules and timeline.
+ * Dead letters through the operator API (docs/contract.md#operator-api): its search, and its batched bulk redrive with
+ * the dry run's count. Redriving chosen reminders goes through {@link ReminderDesk#redrive}, the single redrive's rules
+ * and timeline.
  */
 @ApplicationScoped
 public class OperatorDeadLetters implements DeadLetters {
 
-    private static final String COUNT_FAILED = "SELECT count(*) FROM reminders WHERE state = 'failed'"
+    private static final String COUNT_FAILED = "SELECT count(*) FROM reminders WHERE state = " + FAILED.sql()
             + " AND id = ANY($1::bigint[])";
 
     private final OperatorReminderService operator;

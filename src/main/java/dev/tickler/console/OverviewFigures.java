@@ -10,7 +10,10 @@ import io.smallrye.mutiny.Uni;
 
 import dev.tickler.reminder.ReminderState;
 
-/** The figures of SPEC §13's overview, as the console's overview page shows them ({@link ServiceOverviewFigures}). */
+/**
+ * The figures of the operator overview (docs/contract.md#operator-api), as the console's overview page shows them
+ * ({@link ServiceOverviewFigures}).
+ */
 public interface OverviewFigures {
 
     Uni<Overview> overview(Instant now);

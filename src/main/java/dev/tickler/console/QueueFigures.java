@@ -5,7 +5,10 @@ import java.util.List;
 
 import io.smallrye.mutiny.Uni;
 
-/** Each queue's own figures beside the table's (SPEC §14 "queues"), as the admin queues call answers them. */
+/**
+ * Each queue's own figures beside the table's (docs/contract.md#operator-console, the queues page), as the admin queues
+ * call answers them.
+ */
 public interface QueueFigures {
 
     Uni<Queues> queues(Instant now);

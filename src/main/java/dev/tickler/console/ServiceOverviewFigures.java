@@ -10,7 +10,7 @@ import io.smallrye.mutiny.Uni;
 
 import dev.tickler.operator.OverviewService;
 
-/** The console's overview is the operator API's (SPEC §13), in the units the page shows. */
+/** The console's overview is the operator API's (docs/contract.md#operator-api), in the units the page shows. */
 @ApplicationScoped
 public class ServiceOverviewFigures implements OverviewFigures {
 

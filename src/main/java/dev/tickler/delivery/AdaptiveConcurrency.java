@@ -9,13 +9,13 @@ import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
 
 /**
- * Bounds the calls in flight toward the notifier (SPEC §5) and finds the bound by itself, as TCP Vegas finds a
- * window: it compares the calls' latency with the lowest latency seen lately (the provider unloaded). While they
- * stay close, calls are not queueing at the provider and the limit grows; once the estimated queue
- * ({@code limit × (1 − lowest / smoothed)}) passes a few calls, it shrinks. The limit never leaves [1, ceiling], and
- * it only grows while calls actually press against it, so an idle instance does not inflate it. The lowest latency
- * is forgotten now and then, so that a provider that got slower for good is measured again instead of looking
- * congested forever.
+ * Bounds the calls in flight toward the notifier (docs/contract.md#delivery-to-the-notifier) and finds the bound by
+ * itself, as TCP Vegas finds a window: it compares the calls' latency with the lowest latency seen lately (the provider
+ * unloaded). While they stay close, calls are not queueing at the provider and the limit grows; once the estimated
+ * queue ({@code limit × (1 − lowest / smoothed)}) passes a few calls, it shrinks. The limit never leaves [1, ceiling],
+ * and it only grows while calls actually press against it, so an idle instance does not inflate it. The lowest latency
+ * is forgotten now and then, so that a provider that got slower for good is measured again instead of looking congested
+ * forever.
  *
  * <p>While a pace is in force ({@link SendRate}), the pace already bounds what the provider gets, and the limit never
  * falls below what carries that pace at the latency seen now (Little's law, with {@value #PACE_HEADROOM}× headroom for

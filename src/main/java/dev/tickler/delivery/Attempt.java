@@ -7,8 +7,8 @@ import java.time.Instant;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /**
- * One notifier call as the timeline's attempt event shows it (SPEC §12): its number, its outcome, its error, and
- * when the answer came (a retry's hand-back is written later, after its publish).
+ * One notifier call as the timeline's attempt event shows it (docs/contract.md#timeline): its number, its outcome, its
+ * error, and when the answer came (a retry's hand-back is written later, after its publish).
  */
 record Attempt(int number, NotifierOutcome outcome, String error, Instant answeredAt) {
 

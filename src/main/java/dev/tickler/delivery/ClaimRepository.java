@@ -2,6 +2,14 @@ package dev.tickler.delivery;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.reminder.ReminderState.DELIVERING;
+import static dev.tickler.reminder.ReminderState.EXPIRED;
+import static dev.tickler.reminder.ReminderState.FAILED;
+import static dev.tickler.reminder.ReminderState.HANDED_OFF;
+import static dev.tickler.reminder.ReminderState.PENDING;
+import static dev.tickler.reminder.ReminderState.SENT;
+import static dev.tickler.reminder.ReminderState.SKIPPED;
+import static dev.tickler.reminder.ReminderState.sqlList;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
@@ -42,30 +50,36 @@ public class ClaimRepository {
             + "data, fire_at, tz, expires_at, lease_until, schedule_id, " + QuietHoursRepository.OF_REMINDER;
 
     /**
-     * A pending row is claimable too: a push with delay 0 can overtake the request that published it. Public so that
-     * the acknowledge floor benchmark times this very statement.
+     * Who may claim: a row waiting for its message, or one whose claim has run out by {@code now}. A pending row is
+     * claimable too: a push with delay 0 can overtake the request that published it.
      */
-    public static final String CLAIM = recording("UPDATE reminders SET state = 'delivering', lease_until = $3,"
-            + " updated_at = $4 WHERE id = $1 AND version = $2"
-            + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $4))"
+    private static String claimable(String now) {
+        return " AND (state IN " + sqlList(PENDING, HANDED_OFF)
+                + " OR (state = " + DELIVERING.sql() + " AND lease_until < " + now + "))";
+    }
+
+    /** The push's claim. Public so that the acknowledge floor benchmark times this very statement. */
+    public static final String CLAIM = recording("UPDATE reminders SET state = " + DELIVERING.sql()
+            + ", lease_until = $3, updated_at = $4 WHERE id = $1 AND version = $2" + claimable("$4")
             + " RETURNING " + CLAIMED_COLUMNS,
             Event.of("$4", EventType.RECEIVED, "'transport'", "$5::text"));
 
     /** The reconciler's claim: the same, counted, and only while the poison guard ($5) allows one more. */
-    private static final String TAKE_OVER = recording("UPDATE reminders SET state = 'delivering', lease_until = $3,"
-            + " updated_at = $4, takeovers = takeovers + 1 WHERE id = $1 AND version = $2 AND takeovers < $5"
-            + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $4))"
+    private static final String TAKE_OVER = recording("UPDATE reminders SET state = " + DELIVERING.sql()
+            + ", lease_until = $3, updated_at = $4, takeovers = takeovers + 1"
+            + " WHERE id = $1 AND version = $2 AND takeovers < $5" + claimable("$4")
             + " RETURNING " + CLAIMED_COLUMNS,
             Event.of("$4", EventType.RECONCILED, "'reason'", "$6::text"));
 
     /** The poison guard: taken over $4 times without a settling write in between, so failed, not sent again. */
-    private static final String GIVE_UP = recording("UPDATE reminders SET state = 'failed', last_error = $5,"
-            + " lease_until = NULL, updated_at = $3 WHERE id = $1 AND version = $2 AND takeovers >= $4"
-            + " AND (state IN ('pending', 'handed_off') OR (state = 'delivering' AND lease_until < $3)) RETURNING id",
+    private static final String GIVE_UP = recording("UPDATE reminders SET state = " + FAILED.sql()
+            + ", last_error = $5, lease_until = NULL, updated_at = $3"
+            + " WHERE id = $1 AND version = $2 AND takeovers >= $4" + claimable("$3") + " RETURNING id",
             Event.of("$3", EventType.FAILED, "'error'", "$5::text"));
 
     /** Every settling write names the claim it holds; a claim taken over by another instance changes nothing. */
-    private static final String HELD = " WHERE id = $1 AND version = $2 AND state = 'delivering' AND lease_until = $3";
+    private static final String HELD = " WHERE id = $1 AND version = $2 AND state = " + DELIVERING.sql()
+            + " AND lease_until = $3";
 
     /**
      * The attempt event of a settling write, from its parameters: at the given position the attempt number, then
@@ -77,23 +91,24 @@ public class ClaimRepository {
                 "'error'", "$" + (first + 3) + "::text");
     }
 
-    private static final String MARK_SENT = recording("UPDATE reminders SET state = 'sent', sent_at = $4,"
-            + " attempts = $5, last_error = NULL, lease_until = NULL, updated_at = $4" + HELD + " RETURNING id",
+    private static final String MARK_SENT = recording("UPDATE reminders SET state = " + SENT.sql()
+            + ", sent_at = $4, attempts = $5, last_error = NULL, lease_until = NULL, updated_at = $4" + HELD
+            + " RETURNING id",
             attempt(5), Event.of("$4", EventType.SENT));
 
-    private static final String MARK_FAILED = recording("UPDATE reminders SET state = 'failed', attempts = $5,"
-            + " last_error = $10, lease_until = NULL, updated_at = $4" + HELD + " RETURNING id",
+    private static final String MARK_FAILED = recording("UPDATE reminders SET state = " + FAILED.sql()
+            + ", attempts = $5, last_error = $10, lease_until = NULL, updated_at = $4" + HELD + " RETURNING id",
             attempt(5), Event.of("$4", EventType.FAILED, "'error'", "$10::text"));
 
-    private static final String MARK_EXPIRED = recording("UPDATE reminders SET state = 'expired', lease_until = NULL,"
-            + " updated_at = $4" + HELD + " RETURNING id", Event.of("$4", EventType.EXPIRED));
+    private static final String MARK_EXPIRED = recording("UPDATE reminders SET state = " + EXPIRED.sql()
+            + ", lease_until = NULL, updated_at = $4" + HELD + " RETURNING id", Event.of("$4", EventType.EXPIRED));
 
     private static final String RECORD_ATTEMPT = recording("UPDATE reminders SET attempts = $5, last_error = $8,"
             + " takeovers = 0, updated_at = $4" + HELD + " RETURNING id", attempt(5));
 
-    private static final String HAND_BACK = recording("UPDATE reminders SET state = 'handed_off', attempts = $5,"
-            + " last_error = $8, handoff = $10, message_id = $11, lease_until = NULL, takeovers = 0, updated_at = $4"
-            + HELD + " RETURNING id", attempt(5));
+    private static final String HAND_BACK = recording("UPDATE reminders SET state = " + HANDED_OFF.sql()
+            + ", attempts = $5, last_error = $8, handoff = $10, message_id = $11, lease_until = NULL, takeovers = 0,"
+            + " updated_at = $4" + HELD + " RETURNING id", attempt(5));
 
     private static final String RETRY_AFTER_LEASE = recording("UPDATE reminders SET attempts = $5, last_error = $8,"
             + " lease_until = $10, takeovers = 0, updated_at = $4" + HELD + " RETURNING id", attempt(5));
@@ -102,16 +117,16 @@ public class ClaimRepository {
      * Quiet hours at send time: back on the queue for the window's end ($4 hand-off number, $5 its message id, or
      * NULL when the queue did not take it and the reconciler delivers it after the window), same version and send key.
      */
-    private static final String DEFER = recording("UPDATE reminders SET state = 'handed_off', handoff = $4,"
+    private static final String DEFER = recording("UPDATE reminders SET state = " + HANDED_OFF.sql() + ", handoff = $4,"
             + " message_id = coalesce($5, message_id), deferred_until = $6, lease_until = NULL, takeovers = 0,"
             + " updated_at = $7" + HELD + " RETURNING id",
             Event.of("$7", EventType.DEFERRED, "'until'", "$8::text", "'reason'", "'quiet_hours'::text"));
 
-    private static final String MARK_SKIPPED = recording("UPDATE reminders SET state = 'skipped', lease_until = NULL,"
-            + " updated_at = $4" + HELD + " RETURNING id",
+    private static final String MARK_SKIPPED = recording("UPDATE reminders SET state = " + SKIPPED.sql() + ","
+            + " lease_until = NULL, updated_at = $4" + HELD + " RETURNING id",
             Event.of("$4", EventType.SKIPPED, "'reason'", "'quiet_hours'::text"));
 
-    private static final String MARK_EXPIRED_BECAUSE = recording("UPDATE reminders SET state = 'expired',"
+    private static final String MARK_EXPIRED_BECAUSE = recording("UPDATE reminders SET state = " + EXPIRED.sql() + ","
             + " lease_until = NULL, updated_at = $4" + HELD + " RETURNING id",
             Event.of("$4", EventType.EXPIRED, "'error'", "$5::text"));
 
@@ -221,8 +236,9 @@ public class ClaimRepository {
 
     /** Shutdown gave the claim up; the reminder is back on the queue under a new hand-off number. */
     public Uni<Boolean> release(ClaimedReminder claim, int handoff, String messageId, Instant now) {
-        return settle("UPDATE reminders SET state = 'handed_off', handoff = $5, message_id = $6, lease_until = NULL,"
-                + " takeovers = 0, updated_at = $4" + HELD, claim, utc(now), handoff, messageId);
+        return settle("UPDATE reminders SET state = " + HANDED_OFF.sql()
+                + ", handoff = $5, message_id = $6, lease_until = NULL, takeovers = 0, updated_at = $4" + HELD,
+                claim, utc(now), handoff, messageId);
     }
 
     /** Shutdown gave the claim up and the queue could not take it back: the reconciler will. */

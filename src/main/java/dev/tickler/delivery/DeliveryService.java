@@ -37,8 +37,9 @@ import dev.tickler.timeline.Timeline;
 import dev.tickler.timeline.TimelineEvent;
 
 /**
- * SPEC §4–§5 after the transport: claim a message's reminder in one atomic UPDATE, then deliver it to the notifier
- * within bounded concurrency and settle the row. Push and poll both come through {@link #accept}.
+ * Push receiver and delivery after the transport (docs/contract.md#push-receiver, #delivery-to-the-notifier): claim a
+ * message's reminder in one atomic UPDATE, then deliver it to the notifier within bounded concurrency and settle the
+ * row. Push and poll both come through {@link #accept}.
  */
 @ApplicationScoped
 public class DeliveryService {
@@ -182,7 +183,8 @@ public class DeliveryService {
 
     /**
      * Runs the work to its end whatever its subscriber does: a push whose client hangs up, or a request that is
-     * cancelled, must not leave a claim made in Postgres without the delivery that follows it (SPEC §4).
+     * cancelled, must not leave a claim made in Postgres without the delivery that follows it
+     * (docs/contract.md#push-receiver).
      */
     private static <T> Uni<T> detached(Uni<T> work) {
         return Uni.createFrom().emitter(emitter -> work.subscribe().with(emitter::complete, emitter::fail));
@@ -279,7 +281,10 @@ public class DeliveryService {
                         () -> claims.defer(claim, claim.handoff() + 1, messageId, deferred.until(), now)));
     }
 
-    /** One notifier attempt for a held claim, then whatever SPEC §5 says comes next. */
+    /**
+     * One notifier attempt for a held claim, then whatever its outcome calls for
+     * (docs/contract.md#delivery-to-the-notifier).
+     */
     private Uni<Void> attempt(ClaimedReminder claim) {
         if (claim.expiresAt() != null && now().isAfter(claim.expiresAt())) {
             return settleWith(claim, () -> claims.markExpired(claim, now()));

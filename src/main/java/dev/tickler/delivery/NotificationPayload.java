@@ -3,7 +3,7 @@ package dev.tickler.delivery;
 import java.time.Instant;
 import java.util.Map;
 
-/** What the notifier receives (SPEC §5). */
+/** What the notifier receives (docs/contract.md#delivery-to-the-notifier). */
 record NotificationPayload(long reminderId, String userId, String channel, String template,
         Map<String, Object> data, Instant fireAt, String tz) {
 

@@ -1,6 +1,7 @@
 package dev.tickler.delivery;
 
 import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
@@ -17,6 +18,7 @@ import org.jboss.resteasy.reactive.client.api.QuarkusRestClientProperties;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+import io.quarkus.runtime.Startup;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import io.smallrye.mutiny.Uni;
 
@@ -26,11 +28,14 @@ import dev.tickler.http.RetryAfter;
 /**
  * The one way to the notification provider: sends with the send key as Idempotency-Key, bounds each call by
  * tickler.notify.timeout, and turns every answer or failure into a {@link NotifierOutcome}. Callers never see HTTP.
+ * Made at start, so that an instance without a usable tickler.notify.url refuses to start instead of failing every
+ * delivery it claims.
  */
+@Startup
 @ApplicationScoped
 public class NotifierClient {
 
-    private final Optional<NotifierApi> api;
+    private final NotifierApi api;
     private final TypedGuard<Uni<Response>> guard;
     private final Duration timeout;
     private final Map<String, Counter> responses = new ConcurrentHashMap<>();
@@ -38,14 +43,14 @@ public class NotifierClient {
     private final Counter rateLimited;
 
     public NotifierClient(TicklerConfig config, MeterRegistry registry) {
-        this.api = config.notifier().url().filter(url -> !url.isBlank()).map(url -> QuarkusRestClientBuilder.newBuilder()
-                .baseUri(URI.create(url))
+        this.api = QuarkusRestClientBuilder.newBuilder()
+                .baseUri(providerUrl(config.notifier().url()))
                 // statuses are outcomes to classify here, not exceptions
                 .property("microprofile.rest.client.disable.default.mapper", true)
                 // one connection per call the concurrency limit lets through: a smaller pool would queue calls inside
                 // the client, and the limit would read that queueing as the provider slowing down
                 .property(QuarkusRestClientProperties.CONNECTION_POOL_SIZE, config.notifier().concurrency())
-                .build(NotifierApi.class));
+                .build(NotifierApi.class);
         this.timeout = config.notifier().timeout();
         this.guard = TypedGuard.create(new TypeLiteral<Uni<Response>>() {
                 })
@@ -56,14 +61,28 @@ public class NotifierClient {
                 .description("Notifier answers with 429").register(registry);
     }
 
-    Uni<NotifierOutcome> send(ClaimedReminder claim) {
-        if (api.isEmpty()) {
-            return Uni.createFrom().item(new NotifierOutcome.Retryable(null, false, "tickler.notify.url is not set",
-                    null, false, 0));
+    /** The provider's absolute http(s) URL; anything else stops the start with a message that names the key. */
+    static URI providerUrl(Optional<String> configured) {
+        String url = configured.map(String::strip).filter(value -> !value.isEmpty()).orElseThrow(
+                () -> new IllegalStateException("tickler.notify.url (NOTIFY_URL) is not set: Tickler has no "
+                        + "notification provider to deliver reminders to and does not start without one"));
+        try {
+            URI uri = new URI(url);
+            if (("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
+                    && uri.getHost() != null) {
+                return uri;
+            }
+        } catch (URISyntaxException e) {
+            // refused below, with the key named
         }
+        throw new IllegalStateException("tickler.notify.url (NOTIFY_URL) must be an absolute http or https URL, not "
+                + url);
+    }
+
+    Uni<NotifierOutcome> send(ClaimedReminder claim) {
         NotificationPayload payload = NotificationPayload.of(claim);
         long started = System.nanoTime();
-        return guard.get(() -> api.get().send(claim.sendKey(), payload))
+        return guard.get(() -> api.send(claim.sendKey(), payload))
                 .map(response -> classify(response, millisSince(started)))
                 .onFailure().recoverWithItem(failure -> classifyFailure(failure, millisSince(started)));
     }

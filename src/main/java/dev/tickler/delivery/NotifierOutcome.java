@@ -2,7 +2,10 @@ package dev.tickler.delivery;
 
 import java.time.Duration;
 
-/** How one notifier call ended, in the terms of SPEC §5, and how long the provider took. */
+/**
+ * How one notifier call ended, in the terms of docs/contract.md#delivery-to-the-notifier, and how long the provider
+ * took.
+ */
 sealed interface NotifierOutcome {
 
     /** For the timeline: the HTTP status as a JSON number, or "timeout" / "connection" as a JSON string. */

@@ -25,8 +25,8 @@ import dev.tickler.infrai.InfraiModels.ConsumedMessage;
 import dev.tickler.time.Pause;
 
 /**
- * The polling fallback (SPEC §4, tickler.delivery.mode=poll): consume, claim and deliver through the same code as
- * a push, then ack; nack what could not be taken so the queue offers it again.
+ * The polling fallback (docs/contract.md#polling-fallback, tickler.delivery.mode=poll): consume, claim and deliver
+ * through the same code as a push, then ack; nack what could not be taken so the queue offers it again.
  */
 @ApplicationScoped
 public class PollingConsumer {

@@ -11,8 +11,9 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import dev.tickler.publish.ReminderMessage;
 
 /**
- * Reads a queue message in either shape of SPEC §4: the published body, or an envelope holding it. Strictly: a
- * body with anything after its JSON value, or a key given twice, is not a message Tickler published.
+ * Reads a queue message in either shape the push receiver takes (docs/contract.md#push-receiver): the published body,
+ * or an envelope holding it. Strictly: a body with anything after its JSON value, or a key given twice, is not a
+ * message Tickler published.
  */
 final class PushMessages {
 

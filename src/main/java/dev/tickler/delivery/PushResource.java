@@ -28,8 +28,8 @@ import dev.tickler.problem.ProblemMappers;
 import dev.tickler.problem.ProblemType;
 
 /**
- * The push subscription's endpoint (SPEC §4): one atomic claim, then 200 before any notifier call. The path token
- * is a secret; it is never logged, and a wrong one gets a bare 404.
+ * The push subscription's endpoint (docs/contract.md#push-receiver): one atomic claim, then 200 before any notifier
+ * call. The path token is a secret; it is never logged, and a wrong one gets a bare 404.
  */
 @Path("/q/{token}/reminders")
 public class PushResource {

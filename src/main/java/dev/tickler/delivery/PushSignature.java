@@ -8,7 +8,9 @@ import java.util.HexFormat;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
-/** HMAC-SHA256 (RFC 2104) of the raw pushed body, hex, optionally prefixed "sha256=" (SPEC §4). */
+/**
+ * HMAC-SHA256 (RFC 2104) of the raw pushed body, hex, optionally prefixed "sha256=" (docs/contract.md#push-receiver).
+ */
 final class PushSignature {
 
     private static final String ALGORITHM = "HmacSHA256";

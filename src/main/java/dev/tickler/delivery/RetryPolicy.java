@@ -4,7 +4,10 @@ import java.time.Duration;
 
 import dev.tickler.config.TicklerConfig;
 
-/** SPEC §5's retry gap: min(backoff-max, backoff-base × 2^(attempts − 1)); the first retry waits backoff-base. */
+/**
+ * The retry gap (docs/contract.md#delivery-to-the-notifier): min(backoff-max, backoff-base × 2^(attempts − 1)); the
+ * first retry waits backoff-base.
+ */
 final class RetryPolicy {
 
     private final Duration base;

@@ -46,11 +46,11 @@ public class HttpEdge {
 
     static final int MAX_URI_CHARS = 8 * 1024;
     static final int MAX_HEADER_BYTES = 20 * 1024;
-    /** SPEC §4: the push receiver takes bodies up to 256 KiB. */
+    /** The push receiver takes bodies up to 256 KiB. */
     static final long MAX_PUSH_BODY_BYTES = 256 * 1024;
-    /** SPEC §3: the registration API refuses bodies over 64 KiB. */
+    /** The registration API refuses bodies over 64 KiB. */
     static final long MAX_API_BODY_BYTES = 64 * 1024;
-    /** SPEC §17: a batch registration may be up to 1 MiB. */
+    /** A batch registration may be up to 1 MiB. */
     static final long MAX_BATCH_BODY_BYTES = 1024 * 1024;
     /** How much of a refused body is read and dropped before the connection is cut instead. */
     static final long MAX_DROPPED_BYTES = 16 * 1024 * 1024;

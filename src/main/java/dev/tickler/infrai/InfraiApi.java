@@ -11,8 +11,6 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
-
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -30,8 +28,9 @@ import dev.tickler.infrai.InfraiModels.PublishRequest;
 import dev.tickler.infrai.InfraiModels.PublishResult;
 import dev.tickler.infrai.InfraiModels.SubscribeRequest;
 
-/** The HTTP shape of the queue API (SPEC §7); only {@link InfraiClient} talks to it. */
-@RegisterRestClient(configKey = "infrai")
+/**
+ * The HTTP shape of the queue API (docs/contract.md#the-queue-api); only {@link InfraiClient} builds and talks to it.
+ */
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

@@ -1,17 +1,21 @@
 package dev.tickler.infrai;
 
+import java.net.URI;
 import java.time.Duration;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
-import org.eclipse.microprofile.rest.client.inject.RestClient;
+import org.jboss.resteasy.reactive.client.api.QuarkusRestClientProperties;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.config.TicklerConfig;
@@ -26,12 +30,13 @@ import dev.tickler.infrai.InfraiModels.SubscribeRequest;
 
 /**
  * The one way into Infrai's queue: unwraps envelopes, turns errors into {@link InfraiException}s, waits out
- * short 429s, and refuses what the queue would refuse before any call is made.
+ * short 429s, bounds every call by tickler.infrai.timeout, and refuses what the queue would refuse before any call is
+ * made.
  */
 @ApplicationScoped
 public class InfraiClient {
 
-    /** The queue's delay ceiling (SPEC §7): 7 days. */
+    /** The queue's delay ceiling (docs/contract.md#the-queue-api): 7 days. */
     public static final long MAX_DELAY_SECONDS = 604_800;
 
     private final InfraiApi api;
@@ -39,11 +44,32 @@ public class InfraiClient {
     private final Pause pause;
     private final String authorization;
 
-    public InfraiClient(@RestClient InfraiApi api, TicklerConfig config, Pause pause) {
+    /** How long opening a connection to the queue API may take, at most; a shorter call timeout bounds it further. */
+    private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
+
+    @Inject
+    public InfraiClient(TicklerConfig config, Pause pause) {
+        this(restClient(config.infrai()), config, pause);
+    }
+
+    InfraiClient(InfraiApi api, TicklerConfig config, Pause pause) {
         this.api = api;
         this.config = config.infrai();
         this.pause = pause;
         this.authorization = "Bearer " + this.config.apiKey().orElse("");
+    }
+
+    /** The queue API over HTTP, every call bounded by the configured timeout. */
+    private static InfraiApi restClient(TicklerConfig.Infrai config) {
+        long timeoutMillis = config.timeout().toMillis();
+        return QuarkusRestClientBuilder.newBuilder()
+                .baseUri(URI.create(config.baseUrl()))
+                .connectTimeout(Math.min(timeoutMillis, CONNECT_TIMEOUT.toMillis()), TimeUnit.MILLISECONDS)
+                .readTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+                // publish-concurrency publishes may be in flight besides consumes and stats: the pool is never the
+                // tighter bound
+                .property(QuarkusRestClientProperties.CONNECTION_POOL_SIZE, 2 * config.publishConcurrency())
+                .build(InfraiApi.class);
     }
 
     /** The queue a channel's reminders go to: its own if configured, else the default. */

@@ -4,7 +4,10 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-/** The request and answer bodies of the queue API (SPEC §7), field names as Infrai spells them (snake_case). */
+/**
+ * The request and answer bodies of the queue API (docs/contract.md#the-queue-api), field names as Infrai spells them
+ * (snake_case).
+ */
 public final class InfraiModels {
 
     private InfraiModels() {

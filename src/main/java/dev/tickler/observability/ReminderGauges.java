@@ -24,10 +24,10 @@ import dev.tickler.infrai.InfraiClient;
 import dev.tickler.reminder.ReminderState;
 
 /**
- * Gauges that need a query (SPEC §8): reminders by state (failed is the dead letter), the age of the oldest
- * overdue undelivered reminder, and the gap between the queue's delayed messages and the handed-off rows that
- * should be waiting in it. Refreshed every tickler.metrics.refresh instead of on every scrape, from the first request
- * on: a cold instance asks neither Postgres nor Infrai anything before it serves.
+ * Gauges that need a query (docs/contract.md#observability): reminders by state (failed is the dead letter), the age of
+ * the oldest overdue undelivered reminder, and the gap between the queue's delayed messages and the handed-off rows
+ * that should be waiting in it. Refreshed every tickler.metrics.refresh instead of on every scrape, from the first
+ * request on: a cold instance asks neither Postgres nor Infrai anything before it serves.
  */
 @ApplicationScoped
 public class ReminderGauges {

@@ -2,6 +2,10 @@ package dev.tickler.observability;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.reminder.ReminderState.DELIVERING;
+import static dev.tickler.reminder.ReminderState.HANDED_OFF;
+import static dev.tickler.reminder.ReminderState.PENDING;
+import static dev.tickler.reminder.ReminderState.sqlList;
 
 import java.time.Instant;
 import java.util.EnumMap;
@@ -46,14 +50,16 @@ public class ReminderStatistics {
     /** When the oldest reminder that is due and not yet delivered was due (fire_at, or the end of its deferral). */
     public Uni<Optional<Instant>> oldestOverdue(Instant now) {
         return pool.preparedQuery("SELECT min(" + Deferrals.DUE + ") FROM reminders"
-                        + " WHERE state IN ('pending', 'handed_off', 'delivering') AND " + Deferrals.OVERDUE_BEFORE_$1)
+                        + " WHERE state IN " + sqlList(PENDING, HANDED_OFF, DELIVERING)
+                        + " AND " + Deferrals.OVERDUE_BEFORE_$1)
                 .execute(Tuple.of(utc(now)))
                 .map(rows -> Optional.ofNullable(instant(rows.iterator().next())));
     }
 
     /** Handed-off reminders not yet due: what the queue should be holding as delayed. */
     public Uni<Long> handedOffAhead(Instant now) {
-        return pool.preparedQuery("SELECT count(*) FROM reminders WHERE state = 'handed_off' AND fire_at > $1")
+        return pool.preparedQuery("SELECT count(*) FROM reminders"
+                        + " WHERE state = " + HANDED_OFF.sql() + " AND fire_at > $1")
                 .execute(Tuple.of(utc(now)))
                 .map(rows -> rows.iterator().next().getLong(0));
     }

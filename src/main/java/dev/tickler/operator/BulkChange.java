@@ -9,7 +9,10 @@ import java.util.Set;
 import dev.tickler.problem.FieldError;
 import dev.tickler.reminder.ReminderState;
 
-/** The two bulk operations of SPEC §13 and what each applies to, with the same rules as their single calls. */
+/**
+ * The two bulk operations of the operator API (docs/contract.md#operator-api) and what each applies to, with the same
+ * rules as their single calls.
+ */
 public enum BulkChange {
 
     /** As POST /v1/reminders/{id}/redrive: failed reminders only. An empty filter means every failed reminder. */

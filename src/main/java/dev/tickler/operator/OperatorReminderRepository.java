@@ -1,6 +1,8 @@
 package dev.tickler.operator;
 
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.reminder.ReminderState.CANCELLED;
+import static dev.tickler.reminder.ReminderState.PENDING;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
@@ -26,11 +28,11 @@ import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineSql.Event;
 
 /**
- * The operator API's SQL (SPEC §13): search across all users, and the bulk state changes, each batch one statement
- * that picks its rows with FOR UPDATE SKIP LOCKED inside the caller's transaction. Filters of any shape and those
- * locks are why this uses the SQL client beside Panache. A batch picks its ids once, as an array, and changes them
- * through the primary key: {@code id = ANY(ARRAY(…))}, unlike {@code id IN (…)}, never becomes a hash join over the
- * whole table.
+ * The operator API's SQL (docs/contract.md#operator-api): search across all users, and the bulk state changes, each
+ * batch one statement that picks its rows with FOR UPDATE SKIP LOCKED inside the caller's transaction. Filters of any
+ * shape and those locks are why this uses the SQL client beside Panache. A batch picks its ids once, as an array, and
+ * changes them through the primary key: {@code id = ANY(ARRAY(…))}, unlike {@code id IN (…)}, never becomes a hash join
+ * over the whole table.
  */
 @ApplicationScoped
 public class OperatorReminderRepository {
@@ -98,7 +100,7 @@ public class OperatorReminderRepository {
                 + " ORDER BY fire_at, id LIMIT " + sql.parameter(maxRows), sql.parameters());
     }
 
-    /** The cancel, with each reminder's cancelled event naming the key (SPEC §12). */
+    /** The cancel, with each reminder's cancelled event naming the key (docs/contract.md#timeline). */
     static Statement cancelStatement(ReminderFilter filter, Set<ReminderState> states, long afterId, int batchSize,
             Instant now, String by) {
         FilterSql sql = FilterSql.of(filter, states);
@@ -106,12 +108,12 @@ public class OperatorReminderRepository {
         String picked = "SELECT id FROM reminders" + sql.whereClause() + " ORDER BY id LIMIT "
                 + sql.parameter(batchSize) + " FOR UPDATE SKIP LOCKED";
         String at = sql.parameter(utc(now));
-        return new Statement(recording("UPDATE reminders SET state = 'cancelled', version = version + 1,"
+        return new Statement(recording("UPDATE reminders SET state = " + CANCELLED.sql() + ", version = version + 1,"
                 + " lease_until = NULL, updated_at = " + at + " WHERE id = ANY(ARRAY(" + picked + ")) RETURNING id",
                 Event.of(at, EventType.CANCELLED, "'by'", sql.parameter(by) + "::text")), sql.parameters());
     }
 
-    /** The redrive, with each reminder's redriven event naming the key (SPEC §12). */
+    /** The redrive, with each reminder's redriven event naming the key (docs/contract.md#timeline). */
     static Statement redriveStatement(ReminderFilter filter, ListPosition after, int batchSize, Instant now,
             String by) {
         FilterSql sql = FilterSql.of(filter, EnumSet.of(ReminderState.FAILED));
@@ -121,8 +123,8 @@ public class OperatorReminderRepository {
         String picked = "SELECT id FROM reminders" + sql.whereClause() + " ORDER BY fire_at, id LIMIT "
                 + sql.parameter(batchSize) + " FOR UPDATE SKIP LOCKED";
         String at = sql.parameter(utc(now));
-        return new Statement(recording("UPDATE reminders SET state = 'pending', handoff = handoff + 1, attempts = 0,"
-                + " takeovers = 0, last_error = NULL, message_id = NULL, updated_at = " + at
+        return new Statement(recording("UPDATE reminders SET state = " + PENDING.sql()
+                + ", handoff = handoff + 1, attempts = 0, takeovers = 0, last_error = NULL, message_id = NULL, updated_at = " + at
                 + " WHERE id = ANY(ARRAY(" + picked + ")) RETURNING " + ReminderRow.COLUMNS,
                 Event.of(at, EventType.REDRIVEN, "'by'", sql.parameter(by) + "::text")), sql.parameters());
     }

@@ -21,11 +21,11 @@ import dev.tickler.reminder.ReminderRow;
 import dev.tickler.reminder.ReminderState;
 
 /**
- * The operator's reminder calls (SPEC §13): search across all users, and bulk redrive and cancel under the rules of
- * their single calls. A bulk call works in batches, each locked, changed and committed in a transaction of its own
- * and, for a redrive, published after its commit with the publisher's bounded concurrency. It walks the matching
- * reminders once, in keyset order, so a reminder that fails again meanwhile is not redriven twice by one call; rows
- * another call holds are skipped, so concurrent identical calls change each reminder once between them.
+ * The operator's reminder calls (docs/contract.md#operator-api): search across all users, and bulk redrive and cancel
+ * under the rules of their single calls. A bulk call works in batches, each locked, changed and committed in a
+ * transaction of its own and, for a redrive, published after its commit with the publisher's bounded concurrency. It
+ * walks the matching reminders once, in keyset order, so a reminder that fails again meanwhile is not redriven twice by
+ * one call; rows another call holds are skipped, so concurrent identical calls change each reminder once between them.
  */
 @ApplicationScoped
 public class OperatorReminderService {

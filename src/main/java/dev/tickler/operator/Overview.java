@@ -8,7 +8,7 @@ import java.util.Map;
 import dev.tickler.reminder.ReminderState;
 
 /**
- * The operator overview (SPEC §13) as of one instant.
+ * The operator overview (docs/contract.md#operator-api) as of one instant.
  *
  * @param counts every state, 0 for those without reminders
  * @param oldestOverdue how long ago the oldest reminder still on its way (pending, handed_off or delivering) was due;

@@ -2,6 +2,7 @@ package dev.tickler.operator;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.reminder.ReminderState.SENT;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -20,9 +21,10 @@ import dev.tickler.quiethours.Deferrals;
 import dev.tickler.reminder.ReminderState;
 
 /**
- * The time-bound figures of the operator overview (SPEC §13) in one statement, each read from a partial index: the
- * waiting states' indexes on fire_at for the oldest overdue reminder and the forecast, and the retention index on
- * updated_at for the sends of the last day (a sent row is never changed again, so its updated_at is its sent_at).
+ * The time-bound figures of the operator overview (docs/contract.md#operator-api) in one statement, each read from a
+ * partial index: the waiting states' indexes on fire_at for the oldest overdue reminder and the forecast, and the
+ * retention index on updated_at for the sends of the last day (a sent row is never changed again, so its updated_at is
+ * its sent_at).
  */
 @ApplicationScoped
 public class OverviewRepository {
@@ -41,7 +43,7 @@ public class OverviewRepository {
     /** $1 now, $2 a day ago, $3 an hour ago, $4 the start of the current hour, $5 the end of the forecast. */
     static final String FIGURES = "WITH sends AS ("
             + " SELECT sent_at, sent_at - fire_at AS lateness FROM reminders"
-            + " WHERE state = 'sent' AND updated_at > $2 AND sent_at > $2 AND sent_at <= $1),"
+            + " WHERE state = " + SENT.sql() + " AND updated_at > $2 AND sent_at > $2 AND sent_at <= $1),"
             + " sends_summary AS (SELECT percentile_disc(ARRAY[0.5, 0.95, 0.99]::float8[])"
             + " WITHIN GROUP (ORDER BY lateness) FILTER (WHERE sent_at > $3) AS lag, " + latenessCounts()
             + " FROM sends),"

@@ -13,7 +13,10 @@ import io.smallrye.mutiny.Uni;
 
 import dev.tickler.observability.ReminderStatistics;
 
-/** The operator overview (SPEC §13): the counts by state beside the time-bound figures, all as of the clock's now. */
+/**
+ * The operator overview (docs/contract.md#operator-api): the counts by state beside the time-bound figures, all as of
+ * the clock's now.
+ */
 @ApplicationScoped
 public class OverviewService {
 

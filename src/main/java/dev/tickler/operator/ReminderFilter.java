@@ -6,8 +6,8 @@ import dev.tickler.reminder.Channel;
 import dev.tickler.reminder.ReminderState;
 
 /**
- * Which reminders an operator call is about (SPEC §13), across all users; every field is optional and those given
- * must all hold. {@code errorContains} is a case-insensitive plain substring of {@code last_error};
+ * Which reminders an operator call is about (docs/contract.md#operator-api), across all users; every field is optional
+ * and those given must all hold. {@code errorContains} is a case-insensitive plain substring of {@code last_error};
  * {@code fireFrom} is inclusive and {@code fireTo} exclusive.
  */
 public record ReminderFilter(ReminderState state, Channel channel, String template, String userId,

@@ -49,7 +49,7 @@ public class ProblemMappers {
         this.objectMapper = objectMapper;
     }
 
-    /** SPEC §3: a /v1 call without a known API key; sent with {@code WWW-Authenticate: Bearer}. */
+    /** A /v1 call without a known API key; sent with {@code WWW-Authenticate: Bearer}. */
     public static Problem unauthorized() {
         return Problem.of(ProblemType.UNAUTHORIZED,
                 "send Authorization: Bearer <api key> with a key configured in tickler.api.keys");
@@ -73,7 +73,7 @@ public class ProblemMappers {
         return toResponse(e.problem());
     }
 
-    /** SPEC §11: a known key without the role a call needs; the call has not run. */
+    /** A known key without the role a call needs (docs/contract.md#keys-and-roles); the call has not run. */
     @ServerExceptionMapper
     public Response forbidden(ForbiddenException e) {
         return toResponse(Problem.of(ProblemType.FORBIDDEN, "this API key may not make this call; admin calls, sweep"

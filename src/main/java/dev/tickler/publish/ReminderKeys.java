@@ -1,6 +1,6 @@
 package dev.tickler.publish;
 
-/** The two idempotency keys of SPEC §1, built in one place so they are never confused. */
+/** The two idempotency keys (docs/contract.md#idempotency-keys), built in one place so they are never confused. */
 public final class ReminderKeys {
 
     private ReminderKeys() {

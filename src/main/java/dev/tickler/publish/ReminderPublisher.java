@@ -19,14 +19,14 @@ import dev.tickler.timeline.Timeline;
 import dev.tickler.timeline.TimelineEvent;
 
 /**
- * The one place that puts a reminder on Infrai's queue (SPEC §1): the message with its ids, its publish key, the
- * channel's queue, and the delay until it is due, whole seconds rounded up so that it is never early. Hand-off at
- * creation, the sweep, retries, releases and redrives all publish through it.
+ * The one place that puts a reminder on Infrai's queue (docs/contract.md#two-horizons): the message with its ids, its
+ * publish key, the channel's queue, and the delay until it is due, whole seconds rounded up so that it is never early.
+ * Hand-off at creation, the sweep, retries, releases and redrives all publish through it.
  */
 @ApplicationScoped
 public class ReminderPublisher {
 
-    /** The queue's delay ceiling (SPEC §7): 7 days. */
+    /** The queue's delay ceiling (docs/contract.md#the-queue-api): 7 days. */
     public static final Duration QUEUE_CEILING = Duration.ofSeconds(InfraiClient.MAX_DELAY_SECONDS);
 
     private final InfraiClient infrai;
@@ -66,7 +66,7 @@ public class ReminderPublisher {
             return messageId != null;
         }
 
-        /** The timeline's published or publish_failed event (SPEC §12). */
+        /** The timeline's published or publish_failed event (docs/contract.md#timeline). */
         TimelineEvent event() {
             Map<String, Object> detail = new LinkedHashMap<>();
             if (succeeded()) {

@@ -1,6 +1,10 @@
 package dev.tickler.quiethours;
 
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.reminder.ReminderState.EXPIRED;
+import static dev.tickler.reminder.ReminderState.HANDED_OFF;
+import static dev.tickler.reminder.ReminderState.PENDING;
+import static dev.tickler.reminder.ReminderState.SKIPPED;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
@@ -25,32 +29,32 @@ import dev.tickler.timeline.TimelineSql.Event;
 public class QuietHandOffWrites {
 
     /** The deferred event's time is when the decision was made, so it comes before the publish it caused. */
-    static final String DEFERRED = recording("UPDATE reminders SET state = 'handed_off', message_id = $4,"
-            + " deferred_until = $5, updated_at = $6 WHERE id = $1 AND version = $2 AND handoff = $3"
-            + " AND state = 'pending' RETURNING id",
+    static final String MARK_DEFERRED = recording("UPDATE reminders SET state = " + HANDED_OFF.sql() + ","
+            + " message_id = $4, deferred_until = $5, updated_at = $6 WHERE id = $1 AND version = $2 AND handoff = $3"
+            + " AND state = " + PENDING.sql() + " RETURNING id",
             Event.of("$6", EventType.DEFERRED, "'until'", "$7::text", "'reason'", "'quiet_hours'::text"));
 
-    static final String SKIPPED = recording("UPDATE reminders SET state = 'skipped', updated_at = $4"
-            + " WHERE id = $1 AND version = $2 AND handoff = $3 AND state = 'pending' RETURNING id",
+    static final String MARK_SKIPPED = recording("UPDATE reminders SET state = " + SKIPPED.sql() + ", updated_at = $4"
+            + " WHERE id = $1 AND version = $2 AND handoff = $3 AND state = " + PENDING.sql() + " RETURNING id",
             Event.of("$4", EventType.SKIPPED, "'reason'", "'quiet_hours'::text"));
 
-    static final String EXPIRED = recording("UPDATE reminders SET state = 'expired', updated_at = $4"
-            + " WHERE id = $1 AND version = $2 AND handoff = $3 AND state = 'pending' RETURNING id",
+    static final String MARK_EXPIRED = recording("UPDATE reminders SET state = " + EXPIRED.sql() + ", updated_at = $4"
+            + " WHERE id = $1 AND version = $2 AND handoff = $3 AND state = " + PENDING.sql() + " RETURNING id",
             Event.of("$4", EventType.EXPIRED, "'error'", "$5::text"));
 
     /** Published for the window's end: handed off, waiting for the queue until then. */
     public Uni<Boolean> deferred(SqlClient client, long id, int version, int handoff, String messageId, Instant until,
             Instant decidedAt) {
-        return execute(client, DEFERRED, Tuple.from(List.of(id, version, handoff, messageId, utc(until), utc(decidedAt),
-                until.toString())));
+        return execute(client, MARK_DEFERRED, Tuple.from(List.of(id, version, handoff, messageId, utc(until),
+                utc(decidedAt), until.toString())));
     }
 
     public Uni<Boolean> skipped(SqlClient client, long id, int version, int handoff, Instant now) {
-        return execute(client, SKIPPED, Tuple.of(id, version, handoff, utc(now)));
+        return execute(client, MARK_SKIPPED, Tuple.of(id, version, handoff, utc(now)));
     }
 
     public Uni<Boolean> expired(SqlClient client, long id, int version, int handoff, String error, Instant now) {
-        return execute(client, EXPIRED, Tuple.of(id, version, handoff, utc(now), error));
+        return execute(client, MARK_EXPIRED, Tuple.of(id, version, handoff, utc(now), error));
     }
 
     private static Uni<Boolean> execute(SqlClient client, String sql, Tuple parameters) {

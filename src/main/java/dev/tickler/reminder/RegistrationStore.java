@@ -1,6 +1,8 @@
 package dev.tickler.reminder;
 
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.reminder.ReminderState.HANDED_OFF;
+import static dev.tickler.reminder.ReminderState.PENDING;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
@@ -53,8 +55,8 @@ public class RegistrationStore {
     private static final String FIND_BY_ID = "SELECT " + ReminderRow.COLUMNS + " FROM reminders WHERE id = $1";
 
     /** Unless something moved it on meanwhile: a push that claimed it (delay 0), a cancel, a racing hand-off. */
-    private static final String MARK_HANDED_OFF = "UPDATE reminders SET state = 'handed_off', message_id = $4,"
-            + " updated_at = $5 WHERE id = $1 AND version = $2 AND handoff = $3 AND state = 'pending'"
+    private static final String MARK_HANDED_OFF = "UPDATE reminders SET state = " + HANDED_OFF.sql()
+            + ", message_id = $4, updated_at = $5 WHERE id = $1 AND version = $2 AND handoff = $3 AND state = " + PENDING.sql()
             + " RETURNING " + ReminderRow.COLUMNS;
 
     /** A batch registration's rows in one statement, in the order given; a key taken, or repeated, inserts nothing. */
@@ -122,9 +124,9 @@ public class RegistrationStore {
     }
 
     /**
-     * Registers many at once (SPEC §17): answers, in the order given, each reminder's row and whether this call
-     * created it. A key registered before, or repeated in the list, answers the existing row; within the list the
-     * first copy creates it.
+     * Registers many at once (docs/contract.md#batch-registration): answers, in the order given, each reminder's row
+     * and whether this call created it. A key registered before, or repeated in the list, answers the existing row;
+     * within the list the first copy creates it.
      */
     public Uni<List<Registration>> insertAll(List<NewReminder> reminders, String by, Instant now) {
         // in natural-key order, as concurrent batches take the unique index's locks; the first copy first
@@ -217,7 +219,7 @@ public class RegistrationStore {
         return byKey;
     }
 
-    /** What makes a registration the same registration (SPEC §3). */
+    /** What makes a registration the same registration (docs/contract.md#registration-api). */
     private record NaturalKey(String userId, String template, Instant fireAt) {
 
         static NaturalKey of(NewReminder reminder) {

@@ -16,7 +16,7 @@ import org.hibernate.type.SqlTypes;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
 
-/** One reminder: the row the whole system agrees on (SPEC §1, §2). */
+/** One reminder: the row the whole system agrees on (docs/contract.md#postgres-is-the-source-of-truth, #states). */
 @Entity
 @Table(name = "reminders")
 public class Reminder extends PanacheEntityBase {

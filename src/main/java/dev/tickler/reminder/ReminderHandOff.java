@@ -32,7 +32,7 @@ import dev.tickler.quiethours.QuietHoursService;
 import dev.tickler.quiethours.StoredQuietHours;
 
 /**
- * The creation rule (SPEC §1): a committed pending reminder due within the queue's 7-day ceiling is published with
+ * The creation rule (docs/contract.md#two-horizons): a committed pending reminder due within the queue's 7-day ceiling is published with
  * its exact delay and marked handed off; a later one stays parked for the sweep. One that falls inside its user's
  * quiet hours is published for the window's end, or skipped (docs/quiet-hours.md). Never fails: when the publish does,
  * the reminder stays pending, the failure is logged and counted, and the sweep takes it later under the same key.

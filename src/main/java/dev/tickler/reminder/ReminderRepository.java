@@ -17,7 +17,7 @@ import dev.tickler.timeline.TimelineEvent;
 @ApplicationScoped
 public class ReminderRepository implements PanacheRepositoryBase<Reminder, Long> {
 
-    /** Writes a change's timeline event in the change's own transaction (SPEC §12). */
+    /** Writes a change's timeline event in the change's own transaction (docs/contract.md#timeline). */
     public Uni<Void> appendEvent(TimelineEvent event) {
         return getSession().chain(session -> session.createNativeQuery(Timeline.APPEND_ONE_NATIVE)
                 .setParameter(1, event.reminderId()).setParameter(2, event.at())

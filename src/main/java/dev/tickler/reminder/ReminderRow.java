@@ -9,7 +9,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Row;
 
 /**
- * One reminder as its row holds it: what every answer of the API renders (SPEC §3). scheduleId and occurrence are
+ * One reminder as its row holds it: what every answer of the API renders (docs/contract.md#registration-api). scheduleId and occurrence are
  * null for a one-shot reminder.
  */
 public record ReminderRow(long id, String userId, Channel channel, String template, Instant fireAt, String tz,

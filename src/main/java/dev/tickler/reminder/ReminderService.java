@@ -26,7 +26,10 @@ import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineEvent;
 import dev.tickler.problem.ProblemException;
 
-/** The registration API's rules (SPEC §2, §3): each change commits first, then hands off under the creation rule. */
+/**
+ * The registration API's rules (docs/contract.md#states, #registration-api): each change commits first, then hands off
+ * under the creation rule.
+ */
 @ApplicationScoped
 public class ReminderService {
 
@@ -63,8 +66,8 @@ public class ReminderService {
     }
 
     /**
-     * Registers many at once (SPEC §17): each as a single registration would be, answered in the order given; the
-     * hand-offs are published together with bounded concurrency.
+     * Registers many at once (docs/contract.md#batch-registration): each as a single registration would be, answered in
+     * the order given; the hand-offs are published together with bounded concurrency.
      */
     public Uni<List<Registration>> registerAll(List<NewReminder> requests, String by) {
         if (requests.isEmpty()) {

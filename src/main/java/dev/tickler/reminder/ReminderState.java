@@ -1,6 +1,9 @@
 package dev.tickler.reminder;
 
-/** The lifecycle of SPEC §2. */
+import java.util.Arrays;
+import java.util.stream.Collectors;
+
+/** A reminder's lifecycle (docs/contract.md#states). */
 public enum ReminderState implements WireNamed {
     PENDING("pending"),
     HANDED_OFF("handed_off"),
@@ -21,5 +24,15 @@ public enum ReminderState implements WireNamed {
     @Override
     public String wireName() {
         return wireName;
+    }
+
+    /** The state as SQL names it, e.g. {@code 'handed_off'}: the state column holds wire names. */
+    public String sql() {
+        return "'" + wireName + "'";
+    }
+
+    /** States as an SQL list for {@code IN}, e.g. {@code ('pending', 'handed_off')}. */
+    public static String sqlList(ReminderState... states) {
+        return Arrays.stream(states).map(ReminderState::sql).collect(Collectors.joining(", ", "(", ")"));
     }
 }

@@ -16,8 +16,8 @@ import java.util.List;
 import dev.tickler.problem.FieldError;
 
 /**
- * The rules for when a reminder fires (SPEC §3): an instant with an offset, or a wall-clock time in an IANA zone
- * where a time in a DST gap moves forward by the gap and one in an overlap takes the earlier offset.
+ * The rules for when a reminder fires (docs/contract.md#time-rules): an instant with an offset, or a wall-clock time in
+ * an IANA zone where a time in a DST gap moves forward by the gap and one in an overlap takes the earlier offset.
  */
 public final class ReminderTiming {
 

@@ -1,6 +1,11 @@
 package dev.tickler.schedule;
 
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.reminder.ReminderState.CANCELLED;
+import static dev.tickler.reminder.ReminderState.DELIVERING;
+import static dev.tickler.reminder.ReminderState.HANDED_OFF;
+import static dev.tickler.reminder.ReminderState.PENDING;
+import static dev.tickler.reminder.ReminderState.sqlList;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
@@ -47,7 +52,7 @@ public class ScheduleRepository {
             + " AND id > $2 ORDER BY id LIMIT $3";
 
     static final String COUNT_UNFINISHED = "SELECT count(*) FROM reminders WHERE schedule_id = $1"
-            + " AND state IN ('pending', 'handed_off', 'delivering')";
+            + " AND state IN " + sqlList(PENDING, HANDED_OFF, DELIVERING) + "";
 
     /** Every occurrence of one top-up in one statement; one a concurrent top-up created already is left alone. */
     private static final String CREATE_OCCURRENCES = "INSERT INTO reminders (user_id, channel, template, fire_at, tz,"
@@ -66,7 +71,7 @@ public class ScheduleRepository {
             Event.of("$8", EventType.SKIPPED, "'reason'", "'catch_up'"));
 
     /** Occurrences still waiting for a time at or after $3 are given back: cancelled, with a new version. */
-    private static final String CANCEL_WAITING = recording("UPDATE reminders SET state = 'cancelled',"
+    private static final String CANCEL_WAITING = recording("UPDATE reminders SET state = " + CANCELLED.sql() + ","
             + " version = version + 1, lease_until = NULL, updated_at = $2 WHERE schedule_id = $1"
             + " AND state = ANY($4::text[]) AND fire_at >= $3 RETURNING id",
             Event.of("$2", EventType.CANCELLED, "'by'", "$5::text"));
@@ -79,7 +84,7 @@ public class ScheduleRepository {
     /** Active schedules with fewer unfinished occurrences than they keep, after the given id: the backstop's work. */
     static final String SHORT_OF_OCCURRENCES = "SELECT s.id FROM schedules s WHERE s.state = 'active' AND s.id > $1"
             + " AND (SELECT count(*) FROM reminders r WHERE r.schedule_id = s.id"
-            + " AND r.state IN ('pending', 'handed_off', 'delivering')) < " + OccurrencePlan.KEPT_AHEAD
+            + " AND r.state IN " + sqlList(PENDING, HANDED_OFF, DELIVERING) + ") < " + OccurrencePlan.KEPT_AHEAD
             + " ORDER BY s.id LIMIT $2";
 
     private final Pool pool;

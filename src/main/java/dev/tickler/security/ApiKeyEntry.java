@@ -6,9 +6,9 @@ import java.util.regex.Pattern;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 /**
- * One entry of {@code tickler.api.keys} or {@code tickler.api.operator-keys} (SPEC §11): {@code name=secret}, split on
- * the first {@code =}, or a bare secret, whose name is null until its list names it. Refusals name an entry by its
- * position, never by its text, which may be a secret.
+ * One entry of {@code tickler.api.keys} or {@code tickler.api.operator-keys} (docs/contract.md#keys-and-roles):
+ * {@code name=secret}, split on the first {@code =}, or a bare secret, whose name is null until its list names it.
+ * Refusals name an entry by its position, never by its text, which may be a secret.
  */
 record ApiKeyEntry(String name, String secret) {
 

@@ -16,8 +16,8 @@ import dev.tickler.api.SecretSet;
 import dev.tickler.config.TicklerConfig;
 
 /**
- * The configured API keys and the roles each carries (SPEC §11). Read at start, so that two keys with one name or one
- * secret stop the application rather than make its logs and timeline ambiguous.
+ * The configured API keys and the roles each carries (docs/contract.md#keys-and-roles). Read at start, so that two keys
+ * with one name or one secret stop the application rather than make its logs and timeline ambiguous.
  */
 @Startup
 @Singleton

@@ -22,9 +22,9 @@ import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemMappers;
 
 /**
- * {@code Authorization: Bearer <api key>} (SPEC §3, §11). A request without a bearer credential stays anonymous and
- * is refused where a key is required; an unknown key fails. The challenge carries a problem document, where Quarkus's
- * default one has an empty body.
+ * {@code Authorization: Bearer <api key>} (docs/contract.md#keys-and-roles). A request without a bearer credential
+ * stays anonymous and is refused where a key is required; an unknown key fails. The challenge carries a problem
+ * document, where Quarkus's default one has an empty body.
  */
 @ApplicationScoped
 public class BearerKeyMechanism implements HttpAuthenticationMechanism {

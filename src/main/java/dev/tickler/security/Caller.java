@@ -7,8 +7,8 @@ import jakarta.ws.rs.core.SecurityContext;
 import io.quarkus.security.identity.SecurityIdentity;
 
 /**
- * Who a request acts for: the name of the API key it carried (SPEC §11), never the secret. The timeline's {@code by}
- * and log lines name callers with it.
+ * Who a request acts for: the name of the API key it carried (docs/contract.md#keys-and-roles), never the secret. The
+ * timeline's {@code by} and log lines name callers with it.
  */
 public record Caller(String name) {
 

@@ -1,6 +1,6 @@
 package dev.tickler.security;
 
-/** The roles of SPEC §11, as resources name them in {@code @RolesAllowed}. */
+/** The roles (docs/contract.md#keys-and-roles), as resources name them in {@code @RolesAllowed}. */
 public final class Roles {
 
     /** Product services: reminders, schedules, users' quiet hours. */

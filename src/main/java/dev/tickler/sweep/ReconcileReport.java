@@ -1,5 +1,5 @@
 package dev.tickler.sweep;
 
-/** What one reconcile pass did (SPEC §6). */
+/** What one reconcile pass did (docs/contract.md#sweep-and-reconcile). */
 public record ReconcileReport(long reconciled, long expired, long durationMs) {
 }

@@ -1,7 +1,7 @@
 package dev.tickler.sweep;
 
 /**
- * What one sweep did (SPEC §6, §17); schedulesToppedUp counts the active schedules the backstop found short of
+ * What one sweep did (docs/contract.md#sweep-and-reconcile, #retention); schedulesToppedUp counts the active schedules the backstop found short of
  * occurrences and gave new ones.
  */
 public record SweepReport(long handedOff, long failedPublish, long reconciled, long expired, long deleted,

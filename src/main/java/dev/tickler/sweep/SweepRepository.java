@@ -2,6 +2,15 @@ package dev.tickler.sweep;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.reminder.ReminderState.CANCELLED;
+import static dev.tickler.reminder.ReminderState.DELIVERING;
+import static dev.tickler.reminder.ReminderState.EXPIRED;
+import static dev.tickler.reminder.ReminderState.FAILED;
+import static dev.tickler.reminder.ReminderState.HANDED_OFF;
+import static dev.tickler.reminder.ReminderState.PENDING;
+import static dev.tickler.reminder.ReminderState.SENT;
+import static dev.tickler.reminder.ReminderState.SKIPPED;
+import static dev.tickler.reminder.ReminderState.sqlList;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
@@ -45,28 +54,30 @@ public class SweepRepository {
     /** Reads only the partial index on pending rows: rows read ≈ rows handed off. */
     static final String DUE_PARKED = "SELECT id, version, handoff, channel, fire_at, expires_at, "
             + QuietHoursRepository.OF_REMINDER + " FROM reminders"
-            + " WHERE state = 'pending' AND fire_at <= $1 ORDER BY fire_at LIMIT $2 FOR UPDATE OF reminders SKIP LOCKED";
+            + " WHERE state = " + PENDING.sql() + " AND fire_at <= $1 ORDER BY fire_at LIMIT $2"
+            + " FOR UPDATE OF reminders SKIP LOCKED";
 
     /** Two small partial indexes answer it (handed_off by fire_at, delivering by lease): cheap when all is well. */
     static final String OVERDUE = "SELECT id, version, state FROM reminders"
-            + " WHERE (state = 'handed_off' AND " + Deferrals.OVERDUE_BEFORE_$1 + " AND updated_at < $1)"
-            + " OR (state = 'delivering' AND lease_until < $2)"
+            + " WHERE (state = " + HANDED_OFF.sql() + " AND " + Deferrals.OVERDUE_BEFORE_$1 + " AND updated_at < $1)"
+            + " OR (state = " + DELIVERING.sql() + " AND lease_until < $2)"
             + " ORDER BY id LIMIT $3";
 
-    static final String EXPIRE_WAITING = recording("UPDATE reminders SET state = 'expired', updated_at = $1"
-            + " WHERE expires_at IS NOT NULL AND expires_at < $1 AND state IN ('pending', 'handed_off') RETURNING id",
+    static final String EXPIRE_WAITING = recording("UPDATE reminders SET state = " + EXPIRED.sql() + ", updated_at = $1"
+            + " WHERE expires_at IS NOT NULL AND expires_at < $1 AND state IN " + sqlList(PENDING, HANDED_OFF)
+            + " RETURNING id",
             Event.of("$1", EventType.EXPIRED));
 
     /** Finished reminders past their retention, oldest change first, a bounded batch in one short transaction. */
     static final String DELETE_FINISHED = withTheirEvents("DELETE FROM reminders WHERE id IN (SELECT id FROM reminders"
-            + " WHERE state IN ('sent', 'cancelled', 'expired', 'skipped') AND updated_at < $1"
+            + " WHERE state IN " + sqlList(SENT, CANCELLED, EXPIRED, SKIPPED) + " AND updated_at < $1"
             + " ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING id");
 
     static final String DELETE_FAILED = withTheirEvents("DELETE FROM reminders WHERE id IN (SELECT id FROM reminders"
-            + " WHERE state = 'failed' AND updated_at < $1 ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)"
-            + " RETURNING id");
+            + " WHERE state = " + FAILED.sql() + " AND updated_at < $1"
+            + " ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED) RETURNING id");
 
-    /** A reminder's timeline goes with it (SPEC §17); answers one row per reminder deleted. */
+    /** A reminder's timeline goes with it (docs/contract.md#retention); answers one row per reminder deleted. */
     private static String withTheirEvents(String deleteReminders) {
         return "WITH gone AS (" + deleteReminders + "), events AS (DELETE FROM reminder_events e USING gone"
                 + " WHERE e.reminder_id = gone.id) SELECT id FROM gone";
@@ -102,9 +113,9 @@ public class SweepRepository {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(0);
         }
-        return connection.preparedQuery("UPDATE reminders r SET state = 'handed_off', message_id = m.message_id,"
-                        + " updated_at = $3 FROM unnest($1::bigint[], $2::text[]) AS m(id, message_id)"
-                        + " WHERE r.id = m.id AND r.state = 'pending'")
+        return connection.preparedQuery("UPDATE reminders r SET state = " + HANDED_OFF.sql()
+                        + ", message_id = m.message_id, updated_at = $3 FROM unnest($1::bigint[], $2::text[]) AS m(id, message_id)"
+                        + " WHERE r.id = m.id AND r.state = " + PENDING.sql())
                 .execute(Tuple.of(ids.toArray(Long[]::new), messageIds.toArray(String[]::new), utc(now)))
                 .map(rows -> rows.rowCount());
     }

@@ -17,7 +17,10 @@ import io.smallrye.mutiny.Uni;
 import dev.tickler.security.Caller;
 import dev.tickler.security.Roles;
 
-/** One sweep or one reconcile pass now, for an external cron where instances scale to zero (SPEC §3, §6, §11). */
+/**
+ * One sweep or one reconcile pass now, for an external cron where instances scale to zero
+ * (docs/contract.md#sweep-and-reconcile; operator keys).
+ */
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.OPERATOR)

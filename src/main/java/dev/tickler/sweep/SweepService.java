@@ -35,9 +35,9 @@ import dev.tickler.sweep.SweepRepository.Parked;
 import dev.tickler.time.Pause;
 
 /**
- * SPEC §6: hand parked reminders that entered the window to the queue, deliver again what was handed off and never
- * came back or was claimed by an instance that died, and expire what can no longer be sent in time. Safe to run
- * from many instances at once; all its time comes from the injected clock.
+ * The sweep (docs/contract.md#sweep-and-reconcile): hand parked reminders that entered the window to the queue, deliver
+ * again what was handed off and never came back or was claimed by an instance that died, and expire what can no longer
+ * be sent in time. Safe to run from many instances at once; all its time comes from the injected clock.
  */
 @ApplicationScoped
 public class SweepService {
@@ -125,8 +125,9 @@ public class SweepService {
     }
 
     /**
-     * The reconcile pass alone (SPEC §6): expiry, then what never came back or was claimed by an instance that
-     * died. Run every tickler.reconcile.every, far more often than the sweep; index-only work when nothing is due.
+     * The reconcile pass alone (docs/contract.md#sweep-and-reconcile): expiry, then what never came back or was claimed
+     * by an instance that died. Run every tickler.reconcile.every, far more often than the sweep; index-only work when
+     * nothing is due.
      */
     public Uni<ReconcileReport> reconcileNow() {
         Instant started = clock.instant();
@@ -231,10 +232,9 @@ public class SweepService {
     }
 
     /**
-     * Retention (SPEC §17): batch after batch of finished reminders past their keep-time, each batch a short
-     * transaction of its own that skips rows someone holds, with a rest after each, until a batch comes back short
-     * or the budget is spent.
-     * A keep-time of zero or less keeps them forever.
+     * Retention (docs/contract.md#retention): batch after batch of finished reminders past their keep-time, each batch
+     * a short transaction of its own that skips rows someone holds, with a rest after each, until a batch comes back
+     * short or the budget is spent. A keep-time of zero or less keeps them forever.
      */
     private Uni<Void> deleteExpired(Duration keep, BiFunction<Instant, Integer, Uni<Integer>> deleteBatch,
             Instant deadline, AtomicLong deleted) {

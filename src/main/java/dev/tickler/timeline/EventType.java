@@ -2,7 +2,7 @@ package dev.tickler.timeline;
 
 import dev.tickler.reminder.WireNamed;
 
-/** The kinds of event a reminder's timeline holds (SPEC §12). */
+/** The kinds of event a reminder's timeline holds (docs/contract.md#timeline). */
 public enum EventType implements WireNamed {
     REGISTERED("registered"),
     PUBLISHED("published"),

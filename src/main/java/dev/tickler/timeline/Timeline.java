@@ -22,8 +22,9 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import dev.tickler.reminder.WireNamed;
 
 /**
- * Reminders' histories (SPEC §12). Events that come with a state change are written by that change's own statement
- * ({@link TimelineSql}); this writes the others (a publish, a message that claimed nothing) and reads them back.
+ * Reminders' histories (docs/contract.md#timeline). Events that come with a state change are written by that change's
+ * own statement ({@link TimelineSql}); this writes the others (a publish, a message that claimed nothing) and reads
+ * them back.
  */
 @ApplicationScoped
 public class Timeline {

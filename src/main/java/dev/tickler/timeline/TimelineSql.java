@@ -4,10 +4,10 @@ import java.util.Arrays;
 import java.util.stream.Collectors;
 
 /**
- * Statements that make a change and write its events (SPEC §12) in one: the change is a data-modifying statement
- * whose RETURNING holds the row's {@code id}; each event is a row of SQL expressions over the statement's parameters
- * and the changed row's columns ({@code changed.<column>}). One statement is one transaction, and it can still be
- * pipelined with others in a batch, so the hot path pays no extra round trip for its history.
+ * Statements that make a change and write its events (docs/contract.md#timeline) in one: the change is a data-modifying
+ * statement whose RETURNING holds the row's {@code id}; each event is a row of SQL expressions over the statement's
+ * parameters and the changed row's columns ({@code changed.<column>}). One statement is one transaction, and it can
+ * still be pipelined with others in a batch, so the hot path pays no extra round trip for its history.
  */
 public final class TimelineSql {
 

@@ -28,10 +28,10 @@ import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.PostgresResource;
 
 /**
- * What retention costs the push path (SPEC §17): pushes at 1,000/s, each a real claim, for rounds without and with a
- * sweep that deletes 100,000 finished reminders past their keep-time, alternating. Prints each round's latency, the
- * sweep's report, and the p99 of the pushes due while the sweep ran beside the same windows of the rounds without;
- * run with {@code mvn -Pbenchmark verify -Dit.test=RetentionUnderLoadBenchmarkIT -Dtest=none
+ * What retention costs the push path (docs/contract.md#retention): pushes at 1,000/s, each a real claim, for rounds
+ * without and with a sweep that deletes 100,000 finished reminders past their keep-time, alternating. Prints each
+ * round's latency, the sweep's report, and the p99 of the pushes due while the sweep ran beside the same windows of the
+ * rounds without; run with {@code mvn -Pbenchmark verify -Dit.test=RetentionUnderLoadBenchmarkIT -Dtest=none
  * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @QuarkusIntegrationTest

@@ -8,7 +8,7 @@ import org.htmlunit.html.HtmlButton;
 import org.htmlunit.html.HtmlPage;
 import org.htmlunit.html.HtmlPasswordInput;
 
-/** A browser without JavaScript over real HTTP, as the console must work in one (SPEC §14). */
+/** A browser without JavaScript over real HTTP, as the console must work in one (docs/contract.md#operator-console). */
 final class ConsoleBrowser implements AutoCloseable {
 
     private final WebClient client = new WebClient();

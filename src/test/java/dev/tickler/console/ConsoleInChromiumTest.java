@@ -40,8 +40,9 @@ import dev.tickler.testing.Api;
 import dev.tickler.testing.NotifierStandIn.Reply;
 
 /**
- * The console in a real browser (SPEC §14): headless Chromium through the system's chromedriver, never one Selenium
- * downloads. CI installs both; {@code -Dconsole.browser=skip} skips this where neither is installed.
+ * The console in a real browser (docs/contract.md#operator-console): headless Chromium through the system's
+ * chromedriver, never one Selenium downloads. CI installs both; {@code -Dconsole.browser=skip} skips this where neither
+ * is installed.
  */
 @QuarkusTest
 class ConsoleInChromiumTest {

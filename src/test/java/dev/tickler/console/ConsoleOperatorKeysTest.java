@@ -13,7 +13,9 @@ import io.quarkus.test.junit.TestProfile;
 
 import dev.tickler.testing.OperatorKeysProfile;
 
-/** Once operator keys are configured, only they open the console (SPEC §11, §14). */
+/**
+ * Once operator keys are configured, only they open the console (docs/contract.md#keys-and-roles, #operator-console).
+ */
 @QuarkusTest
 @TestProfile(OperatorKeysProfile.class)
 class ConsoleOperatorKeysTest {

@@ -24,7 +24,10 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 
-/** Sign-in, the session cookie and its refusals (SPEC §14); without operator keys every product key is an operator. */
+/**
+ * Sign-in, the session cookie and its refusals (docs/contract.md#operator-console); without operator keys every product
+ * key is an operator.
+ */
 @QuarkusTest
 class ConsoleSessionTest {
 

@@ -13,7 +13,10 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.tickler.config.StrictJsonCustomizer;
 import dev.tickler.publish.ReminderMessage;
 
-/** SPEC §4's two shapes of a queue message, and every way a body is refused, with the detail the push answer shows. */
+/**
+ * The two shapes of a queue message (docs/contract.md#push-receiver), and every way a body is refused, with the detail
+ * the push answer shows.
+ */
 class PushMessagesTest {
 
     private static final ObjectMapper MAPPER = strictMapper();

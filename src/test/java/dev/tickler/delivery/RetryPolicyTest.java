@@ -7,7 +7,7 @@ import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 
-/** SPEC §5's retry gap: min(backoff-max, backoff-base × 2^(attempts − 1)). */
+/** The retry gap: min(backoff-max, backoff-base × 2^(attempts − 1)) (docs/contract.md#delivery-to-the-notifier). */
 class RetryPolicyTest {
 
     private static final Duration BASE = Duration.ofMillis(200);

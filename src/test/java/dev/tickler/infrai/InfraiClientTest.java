@@ -4,6 +4,8 @@ import static dev.tickler.testing.InfraiEmulatorResource.emulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Proxy;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -23,7 +25,9 @@ import dev.tickler.time.Pause;
 
 import dev.tickler.infrai.InfraiModels.ConsumedMessage;
 
-/** The adapter against the emulator over real HTTP: every call of SPEC §7 and its error mapping. */
+/**
+ * The adapter against the emulator over real HTTP: every call of docs/contract.md#the-queue-api and its error mapping.
+ */
 @QuarkusTest
 class InfraiClientTest {
 
@@ -121,6 +125,21 @@ class InfraiClientTest {
     }
 
     @Test
+    void callWithoutAnAnswerWithinTheConfiguredTimeoutFailsAsUnreachable() {
+        InfraiClient impatient = new InfraiClient(withInfraiTimeout(config, Duration.ofMillis(500)), pause);
+        emulator().publishLatency(Duration.ofSeconds(3));
+        try {
+            assertThatThrownBy(() -> impatient.publish(queue(), Map.of(), 0, key()).await().atMost(WAIT))
+                    .isInstanceOfSatisfying(InfraiException.class, e -> {
+                        assertThat(e.code()).isEqualTo(InfraiException.UNREACHABLE);
+                        assertThat(e.status()).isZero();
+                    });
+        } finally {
+            emulator().publishLatency(Duration.ZERO);
+        }
+    }
+
+    @Test
     void consumeAckAndNackRoundTrip() {
         String queue = queue();
         infrai.publish(queue, Map.of("reminder_id", 7), 0, key()).await().atMost(WAIT);
@@ -163,6 +182,25 @@ class InfraiClientTest {
         assertThat(infrai.queueFor("sms")).isEqualTo("sms-reminders");
         assertThat(infrai.queueFor("email")).isEqualTo("user-reminders");
         assertThat(infrai.queues()).containsExactlyInAnyOrder("user-reminders", "sms-reminders", "pushed-reminders");
+    }
+
+    /** The application's configuration with another tickler.infrai.timeout. */
+    private static TicklerConfig withInfraiTimeout(TicklerConfig config, Duration timeout) {
+        TicklerConfig.Infrai infrai = proxy(TicklerConfig.Infrai.class, config.infrai(), "timeout", timeout);
+        return proxy(TicklerConfig.class, config, "infrai", infrai);
+    }
+
+    private static <T> T proxy(Class<T> type, T original, String method, Object answer) {
+        return type.cast(Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[] { type }, (self, called, args) -> {
+            if (called.getName().equals(method) && called.getParameterCount() == 0) {
+                return answer;
+            }
+            try {
+                return called.invoke(original, args);
+            } catch (InvocationTargetException e) {
+                throw e.getCause();
+            }
+        }));
     }
 
     private static String queue() {

@@ -24,7 +24,10 @@ import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.Metrics;
 import dev.tickler.testing.Push;
 
-/** SPEC §8: health and metrics on the management interface, away from the public port, under the names the README lists. */
+/**
+ * Health and metrics on the management interface (docs/contract.md#observability), away from the public port, under the
+ * names the README lists.
+ */
 @QuarkusTest
 @TestProfile(FastGaugesProfile.class)
 class ManagementTest {

@@ -120,7 +120,10 @@ class OpenApiDocumentTest {
                 .path("content").has("application/problem+json")).isTrue();
     }
 
-    /** SPEC §11: the admin calls, sweep and reconcile need an operator key; everything else a product key. */
+    /**
+     * docs/contract.md#keys-and-roles: the admin calls, sweep and reconcile need an operator key; everything else a
+     * product key.
+     */
     private static String roleOf(String path) {
         return path.startsWith("/v1/admin/") || path.equals("/v1/sweep") || path.equals("/v1/reconcile")
                 ? Roles.OPERATOR : Roles.PRODUCT;

@@ -36,7 +36,10 @@ import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
 import dev.tickler.testing.InfraiEmulatorResource;
 
-/** POST /v1/admin/cancel (SPEC §13): what DELETE would cancel, cancelled in bulk with a new version, once. */
+/**
+ * POST /v1/admin/cancel (docs/contract.md#operator-api): what DELETE would cancel, cancelled in bulk with a new
+ * version, once.
+ */
 @QuarkusTest
 class BulkCancelTest {
 

@@ -41,7 +41,10 @@ import dev.tickler.testing.Database;
 import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.NotifierStandIn.Received;
 
-/** POST /v1/admin/redrive (SPEC §13): dead letters go round again as the single redrive sends them, once. */
+/**
+ * POST /v1/admin/redrive (docs/contract.md#operator-api): dead letters go round again as the single redrive sends them,
+ * once.
+ */
 @QuarkusTest
 class BulkRedriveTest {
 

@@ -32,7 +32,10 @@ import io.restassured.response.ValidatableResponse;
 
 import dev.tickler.testing.Api;
 
-/** GET /v1/admin/reminders (SPEC §13): every filter on its own and together, pages, and refused parameters. */
+/**
+ * GET /v1/admin/reminders (docs/contract.md#operator-api): every filter on its own and together, pages, and refused
+ * parameters.
+ */
 @QuarkusTest
 class OperatorSearchTest {
 

@@ -26,8 +26,8 @@ import dev.tickler.testing.Database;
 import dev.tickler.testing.MovableClock;
 
 /**
- * GET /v1/admin/overview (SPEC §13). The time-bound figures are checked with the application's clock moved to a
- * moment no other test writes near, so that only the reminders seeded here fall in their windows.
+ * GET /v1/admin/overview (docs/contract.md#operator-api). The time-bound figures are checked with the application's
+ * clock moved to a moment no other test writes near, so that only the reminders seeded here fall in their windows.
  */
 @QuarkusTest
 class OverviewTest {

@@ -28,7 +28,10 @@ import io.restassured.response.ValidatableResponse;
 import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
 
-/** POST /v1/reminders/batch (SPEC §17): one result per item, in order, each as the single POST would answer it. */
+/**
+ * POST /v1/reminders/batch (docs/contract.md#batch-registration): one result per item, in order, each as the single
+ * POST would answer it.
+ */
 @QuarkusTest
 class BatchRegistrationTest {
 

@@ -12,7 +12,10 @@ import org.junit.jupiter.api.Test;
 
 import dev.tickler.problem.FieldError;
 
-/** SPEC §3's timing rules without the HTTP layer: DST, the supported instant range, zone ids, durations, parsing. */
+/**
+ * The timing rules (docs/contract.md#time-rules) without the HTTP layer: DST, the supported instant range, zone ids,
+ * durations, parsing.
+ */
 class ReminderTimingTest {
 
     private static final ZoneId BERLIN = ZoneId.of("Europe/Berlin");

@@ -12,7 +12,10 @@ import io.quarkus.runtime.configuration.ConfigurationException;
 
 import dev.tickler.security.ApiKeys.ApiKey;
 
-/** SPEC §11: how key entries are read, named and given roles; what is refused at start. */
+/**
+ * Keys and roles (docs/contract.md#keys-and-roles): how key entries are read, named and given roles; what is refused at
+ * start.
+ */
 class ApiKeysTest {
 
     private static final Set<String> OPERATOR = Set.of(Roles.PRODUCT, Roles.OPERATOR);

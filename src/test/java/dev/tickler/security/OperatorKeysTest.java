@@ -44,7 +44,10 @@ import dev.tickler.testing.Ports;
 import dev.tickler.testing.RawHttp;
 import dev.tickler.testing.RawHttp.Departure;
 
-/** SPEC §11 with operator keys configured: product keys for product calls, operator keys for everything. */
+/**
+ * Keys and roles (docs/contract.md#keys-and-roles) with operator keys configured: product keys for product calls,
+ * operator keys for everything.
+ */
 @QuarkusTest
 @TestProfile(OperatorKeysProfile.class)
 class OperatorKeysTest {

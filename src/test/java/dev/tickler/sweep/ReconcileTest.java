@@ -20,7 +20,10 @@ import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
 import dev.tickler.testing.Metrics;
 
-/** POST /v1/reconcile, and the poison guard that ends a reminder whose delivery never settles (SPEC §6). */
+/**
+ * POST /v1/reconcile, and the poison guard that ends a reminder whose delivery never settles
+ * (docs/contract.md#sweep-and-reconcile).
+ */
 @QuarkusTest
 class ReconcileTest {
 

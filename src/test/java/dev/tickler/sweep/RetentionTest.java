@@ -17,7 +17,7 @@ import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
 import dev.tickler.testing.Metrics;
 
-/** The sweep deletes finished reminders past their keep-time (SPEC §17), and nothing else. */
+/** The sweep deletes finished reminders past their keep-time (docs/contract.md#retention), and nothing else. */
 @QuarkusTest
 class RetentionTest {
 

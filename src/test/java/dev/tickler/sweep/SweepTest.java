@@ -34,7 +34,10 @@ import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
 import dev.tickler.testing.MovableClock;
 
-/** SPEC §6 on real Postgres with the emulator; days pass by moving the application's clock. */
+/**
+ * The sweep (docs/contract.md#sweep-and-reconcile) on real Postgres with the emulator; days pass by moving the
+ * application's clock.
+ */
 @QuarkusTest
 class SweepTest {
 

@@ -64,7 +64,7 @@ public final class Api {
         return api().get("/v1/reminders/" + id).then();
     }
 
-    /** The reminder's timeline (SPEC §12), its first 500 events. */
+    /** The reminder's timeline (docs/contract.md#timeline), its first 500 events. */
     @SuppressWarnings("unchecked")
     public static List<Map<String, Object>> events(long id) {
         return api().queryParam("limit", 500).get("/v1/reminders/" + id + "/events").then().statusCode(200)

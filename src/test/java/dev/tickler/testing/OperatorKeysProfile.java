@@ -4,7 +4,10 @@ import java.util.Map;
 
 import io.quarkus.test.junit.QuarkusTestProfile;
 
-/** Product and operator keys, named and unnamed (SPEC §11); every secret contains "s3cr3t", for searching logs. */
+/**
+ * Product and operator keys, named and unnamed (docs/contract.md#keys-and-roles); every secret contains "s3cr3t", for
+ * searching logs.
+ */
 public class OperatorKeysProfile implements QuarkusTestProfile {
 
     public static final String SECRET_MARK = "s3cr3t";

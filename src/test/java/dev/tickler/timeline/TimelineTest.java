@@ -26,7 +26,10 @@ import io.restassured.path.json.JsonPath;
 import dev.tickler.testing.Api;
 import dev.tickler.testing.NotifierStandIn.Reply;
 
-/** Every reminder keeps its history (SPEC §12): what happened to it, when, in order, over the real HTTP path. */
+/**
+ * Every reminder keeps its history (docs/contract.md#timeline): what happened to it, when, in order, over the real HTTP
+ * path.
+ */
 @QuarkusTest
 class TimelineTest {
 

@@ -1,13 +1,13 @@
 package dev.tickler.local;
 
-import java.util.Map;
-
 import io.quarkus.runtime.Quarkus;
 import io.quarkus.runtime.annotations.QuarkusMain;
 
 /**
- * The main of the local build only (mvn -Plocal package): starts the {@link LocalStack}, points the application at
- * it through system properties, then runs Tickler as usual. A production build has Quarkus's own main.
+ * The main of dev mode ({@code mvn quarkus:dev}) and of the local build ({@code mvn -Plocal package}): starts the
+ * {@link LocalStack} once per JVM, then runs Tickler with the {@code %dev} profile of application.properties, which
+ * points it at the stack. Dev mode runs this main again after every live reload; the stack stays as it is. A
+ * production build has Quarkus's own main.
  */
 @QuarkusMain
 public class LocalRun {
@@ -16,13 +16,14 @@ public class LocalRun {
 
     public static void main(String... args) {
         int appPort = Integer.getInteger("quarkus.http.port", DEFAULT_HTTP_PORT);
-        Map<String, String> config = LocalStack.start(appPort).config();
-        config.forEach(System::setProperty);
-        // readable log lines on a terminal, as in dev mode
-        System.setProperty("quarkus.log.console.json.enabled", "false");
-        System.out.printf("local stack up: API key %s, push token %s, database %s (user postgres); "
-                + "Tickler on http://localhost:%d%n", LocalStack.API_KEY, LocalStack.PUSH_TOKEN,
-                config.get("quarkus.datasource.jdbc.url"), appPort);
+        if (LocalStack.startOnce(appPort) != null) {
+            System.out.printf("local stack up: PostgreSQL on 127.0.0.1:%s (user postgres), the queue emulator on "
+                    + "127.0.0.1:%s, the logging notifier on 127.0.0.1:%s; Tickler on http://localhost:%d%n",
+                    System.getProperty(LocalStack.POSTGRES_PORT), System.getProperty(LocalStack.INFRAI_PORT),
+                    System.getProperty(LocalStack.NOTIFIER_PORT), appPort);
+        }
+        // the packaged local run uses dev mode's settings; dev mode has that profile already
+        System.getProperties().putIfAbsent("quarkus.profile", "dev");
         Quarkus.run(args);
     }
 }

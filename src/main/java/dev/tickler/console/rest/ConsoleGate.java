@@ -13,8 +13,8 @@ import org.jboss.resteasy.reactive.server.ServerResponseFilter;
 import dev.tickler.console.ConsoleSessions;
 
 /**
- * Every console page but sign-in needs a valid session; without one the browser is sent to sign in (SPEC §14).
- * Checked by path, so a new page cannot forget it.
+ * Every console page but sign-in needs a valid session; without one the browser is sent to sign in
+ * (docs/contract.md#operator-console). Checked by path, so a new page cannot forget it.
  */
 public class ConsoleGate {
 

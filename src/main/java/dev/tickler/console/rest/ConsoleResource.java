@@ -36,7 +36,7 @@ import dev.tickler.reminder.ReminderState;
 import dev.tickler.timeline.EventPosition;
 import dev.tickler.validation.TextRules;
 
-/** The console's overview, search, a reminder with its timeline, and the queues (SPEC §14). */
+/** The console's overview, search, a reminder with its timeline, and the queues (docs/contract.md#operator-console). */
 @Path("/ops")
 public class ConsoleResource {
 
@@ -134,7 +134,7 @@ public class ConsoleResource {
                 });
     }
 
-    /** SPEC §3's redrive, by the signed-in operator's key name. */
+    /** The single redrive of the registration API, by the signed-in operator's key name. */
     @POST
     @Path("/reminders/{id: " + ID + "}/redrive")
     public Uni<Response> redrive(@RestPath long id, @RestForm String csrf) {

@@ -22,8 +22,8 @@ import dev.tickler.problem.FieldError;
 import dev.tickler.reminder.ListPosition;
 
 /**
- * Dead letters (SPEC §14): failed reminders by filter, redriven one, the selected ones or all matching, each after a
- * confirmation page that shows how many it will redrive.
+ * Dead letters (docs/contract.md#operator-console): failed reminders by filter, redriven one, the selected ones or all
+ * matching, each after a confirmation page that shows how many it will redrive.
  */
 @Path("/ops/dead-letters")
 public class DeadLetterResource {

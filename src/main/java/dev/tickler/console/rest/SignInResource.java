@@ -23,8 +23,8 @@ import dev.tickler.security.ApiKeys.ApiKey;
 
 /**
  * Sign-in with an operator key, which travels only in this form's POST body and is never kept: the session cookie
- * names the key (SPEC §14). The form carries a token derived from a nonce cookie, so another site cannot sign a
- * browser in with a key of its choosing.
+ * names the key (docs/contract.md#operator-console). The form carries a token derived from a nonce cookie, so another
+ * site cannot sign a browser in with a key of its choosing.
  */
 @Path("/ops")
 public class SignInResource {

@@ -14,8 +14,8 @@ import dev.tickler.reminder.WireNamed;
 import dev.tickler.validation.TextRules;
 
 /**
- * The filter of the operator calls (SPEC §13) as sent, in a query or a body, under the rules of registration: a
- * value that no reminder could hold is an error, not a filter that matches nothing.
+ * The filter of the operator calls (docs/contract.md#operator-api) as sent, in a query or a body, under the rules of
+ * registration: a value that no reminder could hold is an error, not a filter that matches nothing.
  */
 record FilterFields(String state, String channel, String template, String userId, String errorContains,
         String fireFrom, String fireTo) {

@@ -31,7 +31,10 @@ import dev.tickler.reminder.rest.ReminderPageView;
 import dev.tickler.security.Caller;
 import dev.tickler.security.Roles;
 
-/** The operator's reminder calls under /v1/admin (SPEC §13): search across all users, bulk redrive and cancel. */
+/**
+ * The operator's reminder calls under /v1/admin (docs/contract.md#operator-api): search across all users, bulk redrive
+ * and cancel.
+ */
 @Path("/v1/admin")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.OPERATOR)

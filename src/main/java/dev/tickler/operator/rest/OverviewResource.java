@@ -13,7 +13,7 @@ import io.smallrye.mutiny.Uni;
 import dev.tickler.operator.OverviewService;
 import dev.tickler.security.Roles;
 
-/** GET /v1/admin/overview (SPEC §13): the state of every reminder at a glance. */
+/** GET /v1/admin/overview (docs/contract.md#operator-api): the state of every reminder at a glance. */
 @Path("/v1/admin")
 @RolesAllowed(Roles.OPERATOR)
 @Produces(MediaType.APPLICATION_JSON)

@@ -7,7 +7,10 @@ import java.util.Map;
 
 import dev.tickler.operator.Overview;
 
-/** GET /v1/admin/overview as SPEC §13 shows it: milliseconds and whole seconds, ISO-8601 bucket bounds and hours. */
+/**
+ * GET /v1/admin/overview as the contract shows it (docs/contract.md#operator-api): milliseconds and whole seconds,
+ * ISO-8601 bucket bounds and hours.
+ */
 public record OverviewView(Map<String, Long> counts, long oldestOverdueSeconds, DispatchLagView dispatchLagMs,
         List<LatenessView> lateness, List<ForecastView> forecast) {
 

@@ -20,9 +20,9 @@ import dev.tickler.problem.ProblemMappers;
 import dev.tickler.reminder.NewReminder;
 
 /**
- * Reads the body of POST /v1/reminders/batch (SPEC §17) item by item: each is read and validated exactly as a
- * single registration's body is, so one bad item is that item's 400 and never the batch's. Only a body that is not
- * {"items": [...]} with at most {@link #MAX_ITEMS} items is refused as a whole.
+ * Reads the body of POST /v1/reminders/batch (docs/contract.md#batch-registration) item by item: each is read and
+ * validated exactly as a single registration's body is, so one bad item is that item's 400 and never the batch's. Only
+ * a body that is not {"items": [...]} with at most {@link #MAX_ITEMS} items is refused as a whole.
  */
 @ApplicationScoped
 class BatchItems {

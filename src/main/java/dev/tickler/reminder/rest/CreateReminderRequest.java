@@ -14,7 +14,7 @@ import dev.tickler.reminder.WireNamed;
 import dev.tickler.validation.StorableJson;
 import dev.tickler.validation.StorableText;
 
-/** The body of POST /v1/reminders (SPEC §3). */
+/** The body of POST /v1/reminders (docs/contract.md#registration-api). */
 @ValidTiming(scheduleRequired = true)
 public record CreateReminderRequest(
         @NotNull(message = "is required")
@@ -43,7 +43,7 @@ public record CreateReminderRequest(
         /** Ignores the user's quiet hours; false when left out. */
         Boolean urgent) implements TimingFields {
 
-    /** SPEC §3: data is at most 16 KiB serialized. */
+    /** data is at most 16 KiB serialized. */
     static final int MAX_DATA_BYTES = 16 * 1024;
 
     NewReminder toNewReminder() {

@@ -7,7 +7,10 @@ import java.util.function.Function;
 import dev.tickler.problem.FieldError;
 import dev.tickler.reminder.ListPosition;
 
-/** The paging parameters every reminder list reads (SPEC §3): limit 1–500, default 50, and the cursor of next. */
+/**
+ * The paging parameters every reminder list reads (docs/contract.md#registration-api): limit 1–500, default 50, and the
+ * cursor of next.
+ */
 public final class PageParameters {
 
     public static final int DEFAULT_LIMIT = 50;

@@ -47,7 +47,7 @@ import dev.tickler.timeline.Timeline;
 import dev.tickler.timeline.TimelinePageView;
 import dev.tickler.validation.TextRules;
 
-/** The registration API for product services (SPEC §3, §11). */
+/** The registration API for product services (docs/contract.md#registration-api, #keys-and-roles). */
 @Path("/v1/reminders")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.PRODUCT)
@@ -91,8 +91,8 @@ public class ReminderResource {
     }
 
     /**
-     * Up to 1,000 registrations in one call (SPEC §17): each item answered as the single POST would answer it, one bad
-     * item never failing the others; always 200 when the body itself is {"items": [...]}.
+     * Up to 1,000 registrations in one call (docs/contract.md#batch-registration): each item answered as the single
+     * POST would answer it, one bad item never failing the others; always 200 when the body itself is {"items": [...]}.
      */
     @POST
     @Path("/batch")
@@ -148,7 +148,7 @@ public class ReminderResource {
         return service.list(userId, stateFilter, position, pageSize).map(ReminderPageView::of);
     }
 
-    /** SPEC §12: the reminder's history, oldest first. */
+    /** The reminder's history, oldest first (docs/contract.md#timeline). */
     @GET
     @Path("/{id: " + ID + "}/events")
     @Operation(summary = "Read a reminder's timeline", description = "Its events in the order they happened")
@@ -198,7 +198,7 @@ public class ReminderResource {
         return service.redrive(id, by(security)).map(ReminderView::of);
     }
 
-    /** The name of the key the request came with, for the timeline's by (SPEC §11). */
+    /** The name of the key the request came with, for the timeline's by (docs/contract.md#keys-and-roles). */
     private static String by(SecurityContext security) {
         return Caller.of(security).name();
     }

@@ -9,7 +9,7 @@ import dev.tickler.reminder.ReminderState;
 import dev.tickler.reminder.ReminderTiming;
 
 /**
- * The reminder representation every response uses (SPEC §3); schedule_id and occurrence are null for a one-shot
+ * The reminder representation every response uses (docs/contract.md#registration-api); schedule_id and occurrence are null for a one-shot
  * reminder.
  */
 public record ReminderView(long id, String userId, Channel channel, String template, Instant fireAt, String tz,
