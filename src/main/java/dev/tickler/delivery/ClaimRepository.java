@@ -11,6 +11,7 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -221,6 +222,7 @@ public class ClaimRepository {
         return new ClaimedReminder(row.getLong("id"), row.getInteger("version"), row.getInteger("handoff"),
                 row.getInteger("attempts"), row.getString("user_id"), row.getString("channel"),
                 row.getString("template"), data == null ? Map.of() : data.getMap(),
-                instant(row, "fire_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "lease_until"));
+                instant(row, "fire_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "lease_until"),
+                Context.root());
     }
 }

@@ -3,14 +3,19 @@ package dev.tickler.delivery;
 import java.time.Instant;
 import java.util.Map;
 
+import io.opentelemetry.context.Context;
+
 import dev.tickler.publish.ReminderKeys;
 
 /**
  * A reminder this instance holds in {@code delivering}. {@code leaseUntil} is also the fencing token: every
- * later write names it, so a claim that expired and was taken over can no longer change the row.
+ * later write names it, so a claim that expired and was taken over can no longer change the row. {@code trace} is the
+ * trace its delivery belongs to (the push's, or the reconciler's take-over), which its notifier calls and a retry's
+ * publish continue.
  */
 public record ClaimedReminder(long id, int version, int handoff, int attempts, String userId, String channel,
-        String template, Map<String, Object> data, Instant fireAt, String tz, Instant expiresAt, Instant leaseUntil) {
+        String template, Map<String, Object> data, Instant fireAt, String tz, Instant expiresAt, Instant leaseUntil,
+        Context trace) {
 
     public String sendKey() {
         return ReminderKeys.sendKey(id, version);
@@ -18,6 +23,12 @@ public record ClaimedReminder(long id, int version, int handoff, int attempts, S
 
     public ClaimedReminder withAttempts(int attemptsMade) {
         return new ClaimedReminder(id, version, handoff, attemptsMade, userId, channel, template, data, fireAt, tz,
-                expiresAt, leaseUntil);
+                expiresAt, leaseUntil, trace);
+    }
+
+    /** The same claim when the trace does not change (tracing off): no copy on the push path. */
+    public ClaimedReminder withTrace(Context deliveryTrace) {
+        return deliveryTrace == trace ? this : new ClaimedReminder(id, version, handoff, attempts, userId, channel,
+                template, data, fireAt, tz, expiresAt, leaseUntil, deliveryTrace);
     }
 }

@@ -16,12 +16,16 @@ import org.jboss.resteasy.reactive.client.api.QuarkusRestClientProperties;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.smallrye.faulttolerance.api.TypedGuard;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.http.RetryAfter;
+import dev.tickler.tracing.ReminderTracing;
+import dev.tickler.tracing.TraceHeaders;
+import dev.tickler.tracing.UntracedHttpClientOptions;
 
 /**
  * The one way to the notification provider: sends with the send key as Idempotency-Key, bounds each call by
@@ -36,10 +40,19 @@ public class NotifierClient {
     private final Map<String, Counter> responses = new ConcurrentHashMap<>();
     private final MeterRegistry registry;
     private final Counter rateLimited;
+    private final ReminderTracing tracing;
+    private final String host;
+    private final int port;
 
-    public NotifierClient(TicklerConfig config, MeterRegistry registry) {
-        this.api = config.notifier().url().filter(url -> !url.isBlank()).map(url -> QuarkusRestClientBuilder.newBuilder()
-                .baseUri(URI.create(url))
+    public NotifierClient(TicklerConfig config, MeterRegistry registry, ReminderTracing tracing) {
+        Optional<URI> url = config.notifier().url().filter(value -> !value.isBlank()).map(URI::create);
+        this.host = url.map(URI::getHost).orElse(null);
+        this.port = url.map(NotifierClient::portOf).orElse(0);
+        this.tracing = tracing;
+        this.api = url.map(uri -> QuarkusRestClientBuilder.newBuilder()
+                .baseUri(uri)
+                // the notifier span below describes the call and sends its traceparent; Vert.x adds none of its own
+                .register(UntracedHttpClientOptions.class)
                 // statuses are outcomes to classify here, not exceptions
                 .property("microprofile.rest.client.disable.default.mapper", true)
                 // one connection per call the concurrency limit lets through: a smaller pool would queue calls inside
@@ -62,10 +75,32 @@ public class NotifierClient {
                     null, false, 0));
         }
         NotificationPayload payload = NotificationPayload.of(claim);
+        Span span = tracing.startNotify(claim.trace(), claim.id(), claim.attempts() + 1, host, port);
+        TraceHeaders trace = tracing.headersOf(span);
         long started = System.nanoTime();
-        return guard.get(() -> api.get().send(claim.sendKey(), payload))
+        Uni<NotifierOutcome> outcome = guard.get(() -> api.get().send(claim.sendKey(), trace.traceparent(),
+                        trace.tracestate(), payload))
                 .map(response -> classify(response, millisSince(started)))
                 .onFailure().recoverWithItem(failure -> classifyFailure(failure, millisSince(started)));
+        return tracing.enabled() ? outcome.invoke(answer -> endSpan(span, answer)) : outcome;
+    }
+
+    private void endSpan(Span span, NotifierOutcome outcome) {
+        if (outcome instanceof NotifierOutcome.Delivered delivered) {
+            tracing.endNotify(span, delivered.status(), "delivered", null);
+        } else if (outcome instanceof NotifierOutcome.Permanent permanent) {
+            tracing.endNotify(span, permanent.status(), "permanent", permanent.error());
+        } else {
+            NotifierOutcome.Retryable retryable = (NotifierOutcome.Retryable) outcome;
+            tracing.endNotify(span, retryable.status(), "retryable", retryable.error());
+        }
+    }
+
+    private static int portOf(URI uri) {
+        if (uri.getPort() != -1) {
+            return uri.getPort();
+        }
+        return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
     }
 
     private NotifierOutcome classify(Response response, long latencyMillis) {

@@ -11,6 +11,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 import com.fasterxml.jackson.databind.DeserializationFeature;
@@ -29,9 +30,14 @@ import dev.tickler.infrai.InfraiModels.NackRequest;
 import dev.tickler.infrai.InfraiModels.PublishRequest;
 import dev.tickler.infrai.InfraiModels.PublishResult;
 import dev.tickler.infrai.InfraiModels.SubscribeRequest;
+import dev.tickler.tracing.UntracedHttpClientOptions;
 
-/** The HTTP shape of the queue API (SPEC §7); only {@link InfraiClient} talks to it. */
+/**
+ * The HTTP shape of the queue API (SPEC §7); only {@link InfraiClient} talks to it. Its calls are traced as publish
+ * spans by the publisher, not by Vert.x.
+ */
 @RegisterRestClient(configKey = "infrai")
+@RegisterProvider(UntracedHttpClientOptions.class)
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)

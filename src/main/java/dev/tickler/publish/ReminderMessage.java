@@ -1,5 +1,16 @@
 package dev.tickler.publish;
 
-/** What a queue message carries: ids only; everything else is read from Postgres at delivery (SPEC §1). */
-public record ReminderMessage(long reminderId, int version) {
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * What a queue message carries: ids only; everything else is read from Postgres at delivery (docs/delivery.md). Beside
+ * them, when tracing is on, the W3C context of the publish that sent it, so that the push continues the trace; a
+ * message without it, or with one that cannot be read, is delivered all the same.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ReminderMessage(long reminderId, int version, String traceparent, String tracestate) {
+
+    public ReminderMessage(long reminderId, int version) {
+        this(reminderId, version, null, null);
+    }
 }

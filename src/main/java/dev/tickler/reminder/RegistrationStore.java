@@ -37,9 +37,12 @@ import dev.tickler.timeline.TimelineSql.Event;
 @ApplicationScoped
 public class RegistrationStore {
 
-    /** The registered event names the key that registered it ($9). */
+    /**
+     * The registered event names the key that registered it ($9); $10 is the registration's traceparent, which a
+     * later sweep's publish or reconciler's take-over links its own trace to.
+     */
     static final String INSERT = recording("INSERT INTO reminders (user_id, channel, template, fire_at, tz, data,"
-            + " expires_at, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)"
+            + " expires_at, created_at, updated_at, trace_context) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $10)"
             + " ON CONFLICT (user_id, template, fire_at) DO NOTHING RETURNING " + ReminderRow.COLUMNS,
             Event.of("$8", EventType.REGISTERED, "'by'", "$9::text"));
 
@@ -55,8 +58,8 @@ public class RegistrationStore {
 
     /** A batch registration's rows in one statement, in the order given; a key taken, or repeated, inserts nothing. */
     private static final String INSERT_ALL = recording("INSERT INTO reminders (user_id, channel, template, fire_at,"
-            + " tz, data, expires_at, created_at, updated_at)"
-            + " SELECT u, c, t, f, z, d::jsonb, e, $8, $8 FROM unnest($1::text[], $2::text[], $3::text[],"
+            + " tz, data, expires_at, created_at, updated_at, trace_context)"
+            + " SELECT u, c, t, f, z, d::jsonb, e, $8, $8, $10 FROM unnest($1::text[], $2::text[], $3::text[],"
             + " $4::timestamptz[], $5::text[], $6::text[], $7::timestamptz[]) WITH ORDINALITY AS i(u, c, t, f, z, d, e, n)"
             + " ORDER BY n ON CONFLICT (user_id, template, fire_at) DO NOTHING RETURNING " + ReminderRow.COLUMNS,
             Event.of("$8", EventType.REGISTERED, "'by'", "$9::text"));
@@ -87,15 +90,16 @@ public class RegistrationStore {
 
     /**
      * The new reminder's row, or empty when (user_id, template, fire_at) is already registered. Should its batch
-     * fail, the insert is tried once more on its own, so one bad write does not fail its neighbours.
+     * fail, the insert is tried once more on its own, so one bad write does not fail its neighbours. traceContext is
+     * the registering request's traceparent, null when tracing is off.
      */
-    public Uni<Optional<ReminderRow>> insert(NewReminder reminder, String by, Instant now) {
+    public Uni<Optional<ReminderRow>> insert(NewReminder reminder, String by, Instant now, String traceContext) {
         Tuple values = Tuple.tuple().addString(reminder.userId()).addString(reminder.channel().wireName())
                 .addString(reminder.template()).addOffsetDateTime(utc(reminder.fireAt())).addString(reminder.tz())
                 .addJsonObject(new JsonObject(reminder.data()))
                 .addOffsetDateTime(reminder.expiresAfter() == null ? null
                         : utc(reminder.fireAt().plus(reminder.expiresAfter())))
-                .addOffsetDateTime(utc(now)).addString(by);
+                .addOffsetDateTime(utc(now)).addString(by).addString(traceContext);
         return inserts.submit(values)
                 .onFailure().recoverWithUni(batchFailure -> pool.preparedQuery(INSERT).execute(values)
                         .map(RegistrationStore::rowIn));
@@ -121,7 +125,8 @@ public class RegistrationStore {
      * created it. A key registered before, or repeated in the list, answers the existing row; within the list the
      * first copy creates it.
      */
-    public Uni<List<Registration>> insertAll(List<NewReminder> reminders, String by, Instant now) {
+    public Uni<List<Registration>> insertAll(List<NewReminder> reminders, String by, Instant now,
+            String traceContext) {
         // in natural-key order, as concurrent batches take the unique index's locks; the first copy first
         List<NewReminder> ordered = reminders.stream().sorted(NATURAL_KEY_ORDER).toList();
         int size = ordered.size();
@@ -145,7 +150,8 @@ public class RegistrationStore {
         return pool.preparedQuery(INSERT_ALL)
                 .execute(Tuple.tuple().addArrayOfString(users).addArrayOfString(channels).addArrayOfString(templates)
                         .addArrayOfOffsetDateTime(fireAts).addArrayOfString(zones).addArrayOfString(data)
-                        .addArrayOfOffsetDateTime(expiries).addOffsetDateTime(utc(now)).addString(by))
+                        .addArrayOfOffsetDateTime(expiries).addOffsetDateTime(utc(now)).addString(by)
+                        .addString(traceContext))
                 .chain(inserted -> {
                     Map<NaturalKey, ReminderRow> created = byKey(inserted);
                     List<NewReminder> notCreated = reminders.stream()

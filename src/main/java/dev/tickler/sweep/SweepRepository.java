@@ -30,20 +30,26 @@ import dev.tickler.timeline.TimelineSql.Event;
 @ApplicationScoped
 public class SweepRepository {
 
-    /** A reminder the reconciler takes over, and why. */
+    /**
+     * A reminder the reconciler takes over, and why. Its message carries the registration's traceparent, which the
+     * take-over's trace links to.
+     */
     public record Overdue(ReminderMessage message, TakeOverReason reason) {
     }
 
-    /** A parked reminder inside the window, with what its publish needs. */
-    public record Parked(long id, int version, int handoff, String channel, Instant fireAt) {
+    /**
+     * A parked reminder inside the window, with what its publish needs: the publish starts a trace of its own, linked
+     * to the registration's ({@code traceContext}, null when it was registered with tracing off).
+     */
+    public record Parked(long id, int version, int handoff, String channel, Instant fireAt, String traceContext) {
     }
 
     /** Reads only the partial index on pending rows: rows read ≈ rows handed off. */
-    static final String DUE_PARKED = "SELECT id, version, handoff, channel, fire_at FROM reminders"
+    static final String DUE_PARKED = "SELECT id, version, handoff, channel, fire_at, trace_context FROM reminders"
             + " WHERE state = 'pending' AND fire_at <= $1 ORDER BY fire_at LIMIT $2 FOR UPDATE SKIP LOCKED";
 
     /** Two small partial indexes answer it (handed_off by fire_at, delivering by lease): cheap when all is well. */
-    static final String OVERDUE = "SELECT id, version, state FROM reminders"
+    static final String OVERDUE = "SELECT id, version, state, trace_context FROM reminders"
             + " WHERE (state = 'handed_off' AND fire_at < $1 AND updated_at < $1)"
             + " OR (state = 'delivering' AND lease_until < $2)"
             + " ORDER BY id LIMIT $3";
@@ -84,7 +90,7 @@ public class SweepRepository {
             List<Parked> parked = new ArrayList<>();
             for (Row row : rows) {
                 parked.add(new Parked(row.getLong("id"), row.getInteger("version"), row.getInteger("handoff"),
-                        row.getString("channel"), instant(row, "fire_at")));
+                        row.getString("channel"), instant(row, "fire_at"), row.getString("trace_context")));
             }
             return parked;
         });
@@ -112,7 +118,8 @@ public class SweepRepository {
                 .map(rows -> {
                     List<Overdue> overdue = new ArrayList<>();
                     for (Row row : rows) {
-                        overdue.add(new Overdue(new ReminderMessage(row.getLong("id"), row.getInteger("version")),
+                        overdue.add(new Overdue(new ReminderMessage(row.getLong("id"), row.getInteger("version"),
+                                        row.getString("trace_context"), null),
                                 row.getString("state").equals("delivering")
                                         ? TakeOverReason.LEASE_EXPIRED : TakeOverReason.PUSH_OVERDUE));
                     }

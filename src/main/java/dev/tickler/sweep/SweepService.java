@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -145,8 +146,10 @@ public class SweepService {
     private Uni<Integer> handOffBatch(SqlConnection connection, AtomicLong handedOff, AtomicLong failedPublish) {
         Instant now = now();
         return repository.lockDueParked(connection, now.plus(config.window()), config.batchSize())
+                // each publish starts a trace of its own, linked to the registration's, whoever runs the sweep
                 .chain(batch -> publisher.publishAll(batch.stream().map(parked -> new Publication(parked.id(),
-                                parked.version(), parked.handoff(), parked.channel(), parked.fireAt(), Via.SWEEP)).toList())
+                                parked.version(), parked.handoff(), parked.channel(), parked.fireAt(), Via.SWEEP,
+                                Context.root(), parked.traceContext())).toList())
                         .chain(outcomes -> {
                             List<Long> ids = new ArrayList<>();
                             List<String> messageIds = new ArrayList<>();
