@@ -34,6 +34,7 @@ import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
 import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.NotifierStandIn.Received;
+import dev.tickler.testing.NotifierStandIn.Reply;
 import dev.tickler.testing.TracingProfile;
 
 /**
@@ -91,6 +92,36 @@ class QueueHopTracingTest {
         assertThat(message.body().getString("traceparent")).isEqualTo(traceparent(publish));
         List<Received> requests = notifier().receivedFor(user);
         assertThat(requests).singleElement().extracting(Received::traceparent).isEqualTo(traceparent(notify));
+    }
+
+    @Test
+    void aRetryHandedBackToTheQueueContinuesTheSameTrace() {
+        Map<String, Object> body = pushReminderAt(Instant.now());
+        String user = (String) body.get("user_id");
+        // a wait longer than the test profile's inline retries: the retry goes back on the queue
+        notifier().script(user, Reply.rateLimited(1));
+        long id = createdId(body);
+
+        await().atMost(DEADLINE).until(() -> spansOf(id).stream()
+                .filter(span -> span.getKind() == SpanKind.CLIENT).count() == 2);
+        List<SpanData> publishes = spansOf(id).stream().filter(span -> span.getKind() == SpanKind.PRODUCER).toList();
+        List<SpanData> pushes = spansOf(id).stream().filter(span -> span.getKind() == SpanKind.SERVER
+                && span.getName().equals("POST " + ReminderTracing.PUSH_ROUTE)).toList();
+        SpanData retry = publishes.stream()
+                .filter(span -> "retry".equals(span.getAttributes().get(ReminderTracing.PUBLISH_VIA)))
+                .findFirst().orElseThrow(() -> new AssertionError("no retry publish among " + publishes));
+        SpanData firstPush = pushes.stream().filter(span -> span.getSpanId().equals(retry.getParentSpanId()))
+                .findFirst().orElseThrow(() -> new AssertionError("the retry's publish is not under a push"));
+        SpanData secondPush = pushes.stream().filter(span -> span.getParentSpanId().equals(retry.getSpanId()))
+                .findFirst().orElseThrow(() -> new AssertionError("no push continues the retry's publish"));
+
+        assertThat(publishes).hasSize(2);
+        assertThat(spansOf(id)).allSatisfy(span -> assertThat(span.getTraceId()).isEqualTo(firstPush.getTraceId()));
+        assertThat(spansOf(id).stream().filter(span -> span.getKind() == SpanKind.CLIENT))
+                .extracting(span -> span.getAttributes().get(ReminderTracing.OUTCOME))
+                .containsExactlyInAnyOrder("retryable", "delivered");
+        assertThat(secondPush.getAttributes().get(HTTP_STATUS)).isEqualTo(200L);
+        await().atMost(DEADLINE).untilAsserted(() -> Api.get(id).statusCode(200).body("state", equalTo("sent")));
     }
 
     @Test
