@@ -19,6 +19,7 @@ import java.util.Optional;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -274,6 +275,7 @@ public class ClaimRepository {
                 row.getInteger("attempts"), row.getString("user_id"), row.getString("channel"),
                 row.getString("template"), data == null ? Map.of() : data.getMap(),
                 instant(row, "fire_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "lease_until"),
-                row.getLong("schedule_id"), quietHours == null ? null : QuietHours.fromJson(quietHours));
+                row.getLong("schedule_id"), quietHours == null ? null : QuietHours.fromJson(quietHours),
+                Context.root());
     }
 }

@@ -3,6 +3,8 @@ package dev.tickler.delivery;
 import java.time.Instant;
 import java.util.Map;
 
+import io.opentelemetry.context.Context;
+
 import dev.tickler.publish.ReminderKeys;
 import dev.tickler.quiethours.QuietHours;
 
@@ -10,11 +12,12 @@ import dev.tickler.quiethours.QuietHours;
  * A reminder this instance holds in {@code delivering}. {@code leaseUntil} is also the fencing token: every
  * later write names it, so a claim that expired and was taken over can no longer change the row. {@code scheduleId}
  * is null for a one-shot reminder. {@code quietHours} are its user's as the claim read them, null when there are none
- * or the reminder is urgent.
+ * or the reminder is urgent. {@code trace} is the trace its delivery belongs to (the push's, or the reconciler's
+ * take-over), which its notifier calls and a retry's publish continue.
  */
 public record ClaimedReminder(long id, int version, int handoff, int attempts, String userId, String channel,
         String template, Map<String, Object> data, Instant fireAt, String tz, Instant expiresAt, Instant leaseUntil,
-        Long scheduleId, QuietHours quietHours) {
+        Long scheduleId, QuietHours quietHours, Context trace) {
 
     public String sendKey() {
         return ReminderKeys.sendKey(id, version);
@@ -22,6 +25,12 @@ public record ClaimedReminder(long id, int version, int handoff, int attempts, S
 
     public ClaimedReminder withAttempts(int attemptsMade) {
         return new ClaimedReminder(id, version, handoff, attemptsMade, userId, channel, template, data, fireAt, tz,
-                expiresAt, leaseUntil, scheduleId, quietHours);
+                expiresAt, leaseUntil, scheduleId, quietHours, trace);
+    }
+
+    /** The same claim when the trace does not change (tracing off): no copy on the push path. */
+    public ClaimedReminder withTrace(Context deliveryTrace) {
+        return deliveryTrace == trace ? this : new ClaimedReminder(id, version, handoff, attempts, userId, channel,
+                template, data, fireAt, tz, expiresAt, leaseUntil, scheduleId, quietHours, deliveryTrace);
     }
 }

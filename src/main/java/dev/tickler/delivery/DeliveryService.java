@@ -19,6 +19,8 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.api.trace.Span;
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
@@ -35,6 +37,7 @@ import dev.tickler.time.Pause;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.Timeline;
 import dev.tickler.timeline.TimelineEvent;
+import dev.tickler.tracing.ReminderTracing;
 
 /**
  * Push receiver and delivery after the transport (docs/contract.md#push-receiver, #delivery-to-the-notifier): claim a
@@ -77,6 +80,7 @@ public class DeliveryService {
     private final NotifierClient notifier;
     private final ReminderPublisher publisher;
     private final Timeline timeline;
+    private final ReminderTracing tracing;
     private final Clock clock;
     private final Pause pause;
     private final MeterRegistry registry;
@@ -92,11 +96,12 @@ public class DeliveryService {
     private volatile boolean accepting = true;
 
     public DeliveryService(ClaimRepository claims, OccurrenceFollowUp followUp, NotifierClient notifier,
-            ReminderPublisher publisher, Timeline timeline, Clock clock, Pause pause, Vertx vertx,
-            MeterRegistry registry, TicklerConfig config) {
+            ReminderPublisher publisher, Timeline timeline, ReminderTracing tracing, Clock clock, Pause pause,
+            Vertx vertx, MeterRegistry registry, TicklerConfig config) {
         this.claims = claims;
         this.followUp = followUp;
         this.timeline = timeline;
+        this.tracing = tracing;
         this.notifier = notifier;
         this.publisher = publisher;
         this.clock = clock;
@@ -137,11 +142,17 @@ public class DeliveryService {
                 .description("Reminders claimed by this instance and not yet settled").register(registry);
     }
 
-    /**
-     * Claims the message's reminder and starts its delivery. Fails only when Postgres cannot be asked, so the
-     * caller can make the queue deliver the message again.
-     */
+    /** {@link #accept(ReminderMessage, Transport, Context)} in the trace the message carries. */
     public Uni<Acceptance> accept(ReminderMessage message, Transport transport) {
+        return accept(message, transport, tracing.extract(message.traceparent(), message.tracestate()));
+    }
+
+    /**
+     * Claims the message's reminder and starts its delivery, in the given trace (the push's span, or the one the
+     * message carries). Fails only when Postgres cannot be asked, so the caller can make the queue deliver the
+     * message again.
+     */
+    public Uni<Acceptance> accept(ReminderMessage message, Transport transport, Context trace) {
         if (!accepting) {
             return Uni.createFrom().item(new Acceptance.Refused("shutting down"));
         }
@@ -149,11 +160,18 @@ public class DeliveryService {
             return Uni.createFrom().item(new Acceptance.Refused("backlog of " + held.size() + " deliveries is full"));
         }
         Instant now = now();
-        return detached(claims.claim(message.reminderId(), message.version(), now, now.plus(config.lease()),
+        Span span = tracing.startClaim(trace, message.reminderId(), message.version(), transport.wireName());
+        Uni<Acceptance> claim = claims.claim(message.reminderId(), message.version(), now, now.plus(config.lease()),
                         transport.wireName())
                 .chain(claimed -> claimed.isPresent()
-                        ? Uni.createFrom().item(startDelivery(claimed.get()))
-                        : whyNotClaimed(message).map(Acceptance.NotClaimed::new)));
+                        ? Uni.createFrom().item(startDelivery(claimed.get().withTrace(trace)))
+                        : whyNotClaimed(message).map(Acceptance.NotClaimed::new));
+        if (tracing.enabled()) {
+            claim = claim.onItemOrFailure().invoke((acceptance, failure) -> tracing.end(span, failure != null
+                    ? "unavailable" : acceptance instanceof Acceptance.NotClaimed ignored ? ignored.reason().label()
+                    : "claimed", failure));
+        }
+        return detached(claim);
     }
 
     /**
@@ -163,11 +181,17 @@ public class DeliveryService {
      */
     public Uni<Optional<Acceptance.Claimed>> takeOver(ReminderMessage message, TakeOverReason reason) {
         Instant now = now();
+        // a trace of its own, linked to the registration whose traceparent the message carries
+        Span span = tracing.startTakeOver(message.traceparent(), message.reminderId(), message.version(),
+                reason.wireName());
+        Context trace = tracing.within(Context.root(), span);
         return detached(claims.takeOver(message.reminderId(), message.version(), now, now.plus(config.lease()),
                         maxTakeovers, reason.wireName())
                 .chain(claimed -> claimed.isPresent()
-                        ? Uni.createFrom().item(Optional.of(startDelivery(claimed.get())))
-                        : giveUpIfPoisoned(message, now).replaceWith(Optional.<Acceptance.Claimed>empty())));
+                        ? Uni.createFrom().item(Optional.of(startDelivery(claimed.get().withTrace(trace))))
+                        : giveUpIfPoisoned(message, now).replaceWith(Optional.<Acceptance.Claimed>empty()))
+                .onItemOrFailure().invoke((claimed, failure) -> tracing.end(span,
+                        claimed != null && claimed.isPresent() ? "claimed" : "not_claimed", failure)));
     }
 
     private Uni<Void> giveUpIfPoisoned(ReminderMessage message, Instant now) {
@@ -393,7 +417,7 @@ public class DeliveryService {
     /** The claimed reminder back on the queue under the next hand-off number, so the queue does not deduplicate it. */
     private Uni<String> republish(ClaimedReminder claim, Instant dueAt, Via via) {
         return publisher.publish(new Publication(claim.id(), claim.version(), claim.handoff() + 1, claim.channel(), dueAt,
-                via));
+                via, claim.trace(), null));
     }
 
     private static void logLostClaim(ClaimedReminder claim, boolean settled) {

@@ -8,10 +8,15 @@ import jakarta.ws.rs.core.Response;
 
 import io.smallrye.mutiny.Uni;
 
-/** The notification provider's one endpoint, posted to at exactly tickler.notify.url. */
+/**
+ * The notification provider's one endpoint, posted to at exactly tickler.notify.url. The W3C trace headers are sent
+ * only when tracing is on (a null header is left out).
+ */
 interface NotifierApi {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    Uni<Response> send(@HeaderParam("Idempotency-Key") String idempotencyKey, NotificationPayload payload);
+    Uni<Response> send(@HeaderParam("Idempotency-Key") String idempotencyKey,
+            @HeaderParam("traceparent") String traceparent, @HeaderParam("tracestate") String tracestate,
+            NotificationPayload payload);
 }

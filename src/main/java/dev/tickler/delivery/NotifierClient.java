@@ -17,6 +17,7 @@ import org.jboss.resteasy.reactive.client.api.QuarkusRestClientProperties;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.opentelemetry.api.trace.Span;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
 import io.quarkus.runtime.Startup;
 import io.smallrye.faulttolerance.api.TypedGuard;
@@ -24,6 +25,9 @@ import io.smallrye.mutiny.Uni;
 
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.http.RetryAfter;
+import dev.tickler.tracing.ReminderTracing;
+import dev.tickler.tracing.TraceHeaders;
+import dev.tickler.tracing.UntracedHttpClientOptions;
 
 /**
  * The one way to the notification provider: sends with the send key as Idempotency-Key, bounds each call by
@@ -41,10 +45,19 @@ public class NotifierClient {
     private final Map<String, Counter> responses = new ConcurrentHashMap<>();
     private final MeterRegistry registry;
     private final Counter rateLimited;
+    private final ReminderTracing tracing;
+    private final String host;
+    private final int port;
 
-    public NotifierClient(TicklerConfig config, MeterRegistry registry) {
+    public NotifierClient(TicklerConfig config, MeterRegistry registry, ReminderTracing tracing) {
+        URI url = providerUrl(config.notifier().url());
+        this.host = url.getHost();
+        this.port = portOf(url);
+        this.tracing = tracing;
         this.api = QuarkusRestClientBuilder.newBuilder()
-                .baseUri(providerUrl(config.notifier().url()))
+                .baseUri(url)
+                // the notifier span below describes the call and sends its traceparent; Vert.x adds none of its own
+                .register(UntracedHttpClientOptions.class)
                 // statuses are outcomes to classify here, not exceptions
                 .property("microprofile.rest.client.disable.default.mapper", true)
                 // one connection per call the concurrency limit lets through: a smaller pool would queue calls inside
@@ -81,10 +94,32 @@ public class NotifierClient {
 
     Uni<NotifierOutcome> send(ClaimedReminder claim) {
         NotificationPayload payload = NotificationPayload.of(claim);
+        Span span = tracing.startNotify(claim.trace(), claim.id(), claim.attempts() + 1, host, port);
+        TraceHeaders trace = tracing.headersOf(span);
         long started = System.nanoTime();
-        return guard.get(() -> api.send(claim.sendKey(), payload))
+        Uni<NotifierOutcome> outcome = guard.get(() -> api.send(claim.sendKey(), trace.traceparent(),
+                        trace.tracestate(), payload))
                 .map(response -> classify(response, millisSince(started)))
                 .onFailure().recoverWithItem(failure -> classifyFailure(failure, millisSince(started)));
+        return tracing.enabled() ? outcome.invoke(answer -> endSpan(span, answer)) : outcome;
+    }
+
+    private void endSpan(Span span, NotifierOutcome outcome) {
+        if (outcome instanceof NotifierOutcome.Delivered delivered) {
+            tracing.endNotify(span, delivered.status(), "delivered", null);
+        } else if (outcome instanceof NotifierOutcome.Permanent permanent) {
+            tracing.endNotify(span, permanent.status(), "permanent", permanent.error());
+        } else {
+            NotifierOutcome.Retryable retryable = (NotifierOutcome.Retryable) outcome;
+            tracing.endNotify(span, retryable.status(), "retryable", retryable.error());
+        }
+    }
+
+    private static int portOf(URI uri) {
+        if (uri.getPort() != -1) {
+            return uri.getPort();
+        }
+        return "https".equalsIgnoreCase(uri.getScheme()) ? 443 : 80;
     }
 
     private NotifierOutcome classify(Response response, long latencyMillis) {

@@ -13,7 +13,8 @@ import dev.tickler.publish.ReminderMessage;
 /**
  * Reads a queue message in either shape the push receiver takes (docs/contract.md#push-receiver): the published body,
  * or an envelope holding it. Strictly: a body with anything after its JSON value, or a key given twice, is not a
- * message Tickler published.
+ * message Tickler published. The ids are required; the W3C trace context beside them is taken when it is text and
+ * ignored otherwise.
  */
 final class PushMessages {
 
@@ -51,7 +52,17 @@ final class PushMessages {
         if (version == null || !version.isIntegralNumber() || !version.canConvertToInt()) {
             throw new Unreadable("no integer version in the message");
         }
-        return new ReminderMessage(id.longValue(), version.intValue());
+        return new ReminderMessage(id.longValue(), version.intValue(), textOrNull(message, "traceparent"),
+                textOrNull(message, "tracestate"));
+    }
+
+    /**
+     * The trace context is optional and never a reason to refuse a message: absent, not text, or malformed (which the
+     * tracing reads as absent), the reminder is delivered all the same.
+     */
+    private static String textOrNull(JsonNode message, String field) {
+        JsonNode value = message.get(field);
+        return value != null && value.isTextual() ? value.textValue() : null;
     }
 
     /** The published body itself, or the one held under payload or body (as an object or as JSON text). */

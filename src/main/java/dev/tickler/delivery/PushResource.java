@@ -17,6 +17,7 @@ import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 
+import io.opentelemetry.api.trace.Span;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.api.PushTokens;
@@ -26,6 +27,7 @@ import dev.tickler.publish.ReminderMessage;
 import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemMappers;
 import dev.tickler.problem.ProblemType;
+import dev.tickler.tracing.ReminderTracing;
 
 /**
  * The push subscription's endpoint (docs/contract.md#push-receiver): one atomic claim, then 200 before any notifier
@@ -42,8 +44,10 @@ public class PushResource {
     private final DeliveryService delivery;
     private final PushMessages messages;
     private final ProblemMappers problems;
+    private final ReminderTracing tracing;
 
-    public PushResource(TicklerConfig config, PushTokens tokens, DeliveryService delivery, ObjectMapper mapper, ProblemMappers problems) {
+    public PushResource(TicklerConfig config, PushTokens tokens, DeliveryService delivery, ObjectMapper mapper,
+            ProblemMappers problems, ReminderTracing tracing) {
         this.tokens = tokens;
         this.signature = config.push().signingSecret().filter(secret -> !secret.isEmpty())
                 .map(PushSignature::new).orElse(null);
@@ -51,6 +55,7 @@ public class PushResource {
         this.delivery = delivery;
         this.messages = new PushMessages(mapper);
         this.problems = problems;
+        this.tracing = tracing;
     }
 
     @POST
@@ -71,13 +76,21 @@ public class PushResource {
         } catch (PushMessages.Unreadable e) {
             return Uni.createFrom().item(problems.toResponse(Problem.of(ProblemType.UNREADABLE_MESSAGE, e.getMessage())));
         }
-        return delivery.accept(message, Transport.PUSH)
+        // the push's server span continues the trace the message carries; see ReminderTracing#startPush
+        io.opentelemetry.context.Context carried = tracing.extract(message.traceparent(), message.tracestate());
+        Span span = tracing.startPush(carried, message.reminderId(), message.version());
+        Uni<Response> answered = delivery.accept(message, Transport.PUSH, tracing.within(carried, span))
                 .map(this::answer)
                 .onFailure().recoverWithItem(failure -> {
                     LOG.warnf("push for reminder %d not claimed, Postgres did not answer: %s", message.reminderId(),
                             failure.getMessage());
                     return unavailable("the database cannot be reached; deliver the message again");
                 });
+        if (tracing.enabled()) {
+            answered = answered.onTermination().invoke((response, failure, cancelled) ->
+                    tracing.endPush(span, response != null ? response.getStatus() : null));
+        }
+        return answered;
     }
 
     private Response answer(Acceptance acceptance) {

@@ -30,6 +30,7 @@ import dev.tickler.infrai.InfraiModels.SubscribeRequest;
 
 /**
  * The HTTP shape of the queue API (docs/contract.md#the-queue-api); only {@link InfraiClient} builds and talks to it.
+ * Its calls are traced as publish spans by the publisher, not by Vert.x.
  */
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)

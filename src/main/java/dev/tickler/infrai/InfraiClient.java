@@ -27,6 +27,7 @@ import dev.tickler.infrai.InfraiModels.NackRequest;
 import dev.tickler.infrai.InfraiModels.PublishRequest;
 import dev.tickler.infrai.InfraiModels.QueueStats;
 import dev.tickler.infrai.InfraiModels.SubscribeRequest;
+import dev.tickler.tracing.UntracedHttpClientOptions;
 
 /**
  * The one way into Infrai's queue: unwraps envelopes, turns errors into {@link InfraiException}s, waits out
@@ -66,6 +67,8 @@ public class InfraiClient {
                 .baseUri(URI.create(config.baseUrl()))
                 .connectTimeout(Math.min(timeoutMillis, CONNECT_TIMEOUT.toMillis()), TimeUnit.MILLISECONDS)
                 .readTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
+                // the publisher's span describes a publish; Vert.x adds no client span of its own
+                .register(UntracedHttpClientOptions.class)
                 // publish-concurrency publishes may be in flight besides consumes and stats: the pool is never the
                 // tighter bound
                 .property(QuarkusRestClientProperties.CONNECTION_POOL_SIZE, 2 * config.publishConcurrency())

@@ -1,8 +1,16 @@
 package dev.tickler.publish;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+
 /**
- * What a queue message carries: ids only; everything else is read from Postgres at delivery
- * (docs/contract.md#postgres-is-the-source-of-truth).
+ * What a queue message carries: ids only; everything else is read from Postgres at delivery (docs/contract.md#postgres-is-the-source-of-truth). Beside
+ * them, when tracing is on, the W3C context of the publish that sent it, so that the push continues the trace; a
+ * message without it, or with one that cannot be read, is delivered all the same.
  */
-public record ReminderMessage(long reminderId, int version) {
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ReminderMessage(long reminderId, int version, String traceparent, String tracestate) {
+
+    public ReminderMessage(long reminderId, int version) {
+        this(reminderId, version, null, null);
+    }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
+import io.opentelemetry.api.trace.Span;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
@@ -17,6 +18,7 @@ import dev.tickler.infrai.InfraiClient;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.Timeline;
 import dev.tickler.timeline.TimelineEvent;
+import dev.tickler.tracing.ReminderTracing;
 
 /**
  * The one place that puts a reminder on Infrai's queue (docs/contract.md#two-horizons): the message with its ids, its
@@ -32,12 +34,15 @@ public class ReminderPublisher {
     private final InfraiClient infrai;
     private final Timeline timeline;
     private final Clock clock;
+    private final ReminderTracing tracing;
     private final int concurrency;
 
-    public ReminderPublisher(InfraiClient infrai, Timeline timeline, Clock clock, TicklerConfig config) {
+    public ReminderPublisher(InfraiClient infrai, Timeline timeline, Clock clock, ReminderTracing tracing,
+            TicklerConfig config) {
         this.infrai = infrai;
         this.timeline = timeline;
         this.clock = clock;
+        this.tracing = tracing;
         this.concurrency = config.infrai().publishConcurrency();
     }
 
@@ -113,12 +118,18 @@ public class ReminderPublisher {
                         : Uni.createFrom().failure(outcome.failure()));
     }
 
+    /** The message carries the publish span's context, so the push that brings it back continues its trace. */
     private Uni<Published> send(Publication publication) {
-        Instant sentAt = clock.instant();
-        long delay = delaySeconds(publication.dueAt(), sentAt);
-        return Uni.createFrom().deferred(() -> infrai.publish(infrai.queueFor(publication.channel()),
-                        publication.message(), delay, publication.publishKey()))
-                .map(messageId -> new Published(publication, sentAt, delay, messageId, null))
-                .onFailure().recoverWithItem(failure -> new Published(publication, sentAt, delay, null, failure));
+        return Uni.createFrom().deferred(() -> {
+            Instant sentAt = clock.instant();
+            long delay = delaySeconds(publication.dueAt(), sentAt);
+            String queue = infrai.queueFor(publication.channel());
+            Span span = tracing.startPublish(publication.trace(), publication.origin(), queue,
+                    publication.reminderId(), publication.version(), publication.via().wireName());
+            return infrai.publish(queue, publication.message(tracing.headersOf(span)), delay, publication.publishKey())
+                    .map(messageId -> new Published(publication, sentAt, delay, messageId, null))
+                    .onFailure().recoverWithItem(failure -> new Published(publication, sentAt, delay, null, failure))
+                    .invoke(outcome -> tracing.endPublish(span, outcome.messageId(), outcome.failure()));
+        });
     }
 }

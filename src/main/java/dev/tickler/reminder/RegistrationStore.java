@@ -43,9 +43,13 @@ public class RegistrationStore {
     private static final String NATURAL_KEY_TAKEN =
             " ON CONFLICT (user_id, template, fire_at) WHERE schedule_id IS NULL DO NOTHING";
 
-    /** The registered event names the key that registered it ($9). */
+    /**
+     * The registered event names the key that registered it ($9); $11 is the registration's traceparent, which a
+     * later sweep's publish or reconciler's take-over links its own trace to.
+     */
     static final String INSERT = recording("INSERT INTO reminders (user_id, channel, template, fire_at, tz, data,"
-            + " expires_at, created_at, updated_at, urgent) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $10)"
+            + " expires_at, created_at, updated_at, urgent, trace_context)"
+            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $10, $11)"
             + NATURAL_KEY_TAKEN + " RETURNING " + ReminderRow.COLUMNS,
             Event.of("$8", EventType.REGISTERED, "'by'", "$9::text"));
 
@@ -61,8 +65,8 @@ public class RegistrationStore {
 
     /** A batch registration's rows in one statement, in the order given; a key taken, or repeated, inserts nothing. */
     private static final String INSERT_ALL = recording("INSERT INTO reminders (user_id, channel, template, fire_at,"
-            + " tz, data, expires_at, created_at, updated_at, urgent)"
-            + " SELECT u, c, t, f, z, d::jsonb, e, $8, $8, g FROM unnest($1::text[], $2::text[], $3::text[],"
+            + " tz, data, expires_at, created_at, updated_at, urgent, trace_context)"
+            + " SELECT u, c, t, f, z, d::jsonb, e, $8, $8, g, $11 FROM unnest($1::text[], $2::text[], $3::text[],"
             + " $4::timestamptz[], $5::text[], $6::text[], $7::timestamptz[], $10::boolean[])"
             + " WITH ORDINALITY AS i(u, c, t, f, z, d, e, g, n)"
             + " ORDER BY n" + NATURAL_KEY_TAKEN + " RETURNING " + ReminderRow.COLUMNS,
@@ -94,15 +98,16 @@ public class RegistrationStore {
 
     /**
      * The new reminder's row, or empty when (user_id, template, fire_at) is already registered. Should its batch
-     * fail, the insert is tried once more on its own, so one bad write does not fail its neighbours.
+     * fail, the insert is tried once more on its own, so one bad write does not fail its neighbours. traceContext is
+     * the registering request's traceparent, null when tracing is off.
      */
-    public Uni<Optional<ReminderRow>> insert(NewReminder reminder, String by, Instant now) {
+    public Uni<Optional<ReminderRow>> insert(NewReminder reminder, String by, Instant now, String traceContext) {
         Tuple values = Tuple.tuple().addString(reminder.userId()).addString(reminder.channel().wireName())
                 .addString(reminder.template()).addOffsetDateTime(utc(reminder.fireAt())).addString(reminder.tz())
                 .addJsonObject(new JsonObject(reminder.data()))
                 .addOffsetDateTime(reminder.expiresAfter() == null ? null
                         : utc(reminder.fireAt().plus(reminder.expiresAfter())))
-                .addOffsetDateTime(utc(now)).addString(by).addBoolean(reminder.urgent());
+                .addOffsetDateTime(utc(now)).addString(by).addBoolean(reminder.urgent()).addString(traceContext);
         return inserts.submit(values)
                 .onFailure().recoverWithUni(batchFailure -> pool.preparedQuery(INSERT).execute(values)
                         .map(RegistrationStore::rowIn));
@@ -128,7 +133,8 @@ public class RegistrationStore {
      * and whether this call created it. A key registered before, or repeated in the list, answers the existing row;
      * within the list the first copy creates it.
      */
-    public Uni<List<Registration>> insertAll(List<NewReminder> reminders, String by, Instant now) {
+    public Uni<List<Registration>> insertAll(List<NewReminder> reminders, String by, Instant now,
+            String traceContext) {
         // in natural-key order, as concurrent batches take the unique index's locks; the first copy first
         List<NewReminder> ordered = reminders.stream().sorted(NATURAL_KEY_ORDER).toList();
         int size = ordered.size();
@@ -155,7 +161,7 @@ public class RegistrationStore {
                 .execute(Tuple.tuple().addArrayOfString(users).addArrayOfString(channels).addArrayOfString(templates)
                         .addArrayOfOffsetDateTime(fireAts).addArrayOfString(zones).addArrayOfString(data)
                         .addArrayOfOffsetDateTime(expiries).addOffsetDateTime(utc(now)).addString(by)
-                        .addArrayOfBoolean(urgent))
+                        .addArrayOfBoolean(urgent).addString(traceContext))
                 .chain(inserted -> {
                     Map<NaturalKey, ReminderRow> created = byKey(inserted);
                     List<NewReminder> notCreated = reminders.stream()

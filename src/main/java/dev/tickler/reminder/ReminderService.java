@@ -25,6 +25,7 @@ import dev.tickler.publish.Via;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineEvent;
 import dev.tickler.problem.ProblemException;
+import dev.tickler.tracing.ReminderTracing;
 
 /**
  * The registration API's rules (docs/contract.md#states, #registration-api): each change commits first, then hands off
@@ -43,26 +44,31 @@ public class ReminderService {
     private final RegistrationStore store;
     private final ReminderHandOff handOff;
     private final OccurrenceFollowUp followUp;
+    private final ReminderTracing tracing;
     private final Clock clock;
 
     public ReminderService(ReminderRepository repository, RegistrationStore store, ReminderHandOff handOff,
-            OccurrenceFollowUp followUp, Clock clock) {
+            OccurrenceFollowUp followUp, ReminderTracing tracing, Clock clock) {
         this.repository = repository;
         this.store = store;
         this.handOff = handOff;
         this.followUp = followUp;
+        this.tracing = tracing;
         this.clock = clock;
     }
 
     /**
      * Creates the reminder, or answers the one already registered for the same (user_id, template, fire_at): one
-     * statement decides which, even when identical registrations race.
+     * statement decides which, even when identical registrations race. The row keeps the request's trace context,
+     * and the hand-off continues the request's trace.
      */
     public Uni<Registration> register(NewReminder request, String by) {
-        return store.insert(request, by, now()).chain(created -> created.isPresent()
-                ? handOff.handOffIfDue(created.get(), Via.API).map(row -> new Registration(row, true))
-                : store.findByNaturalKey(request.userId(), request.template(), request.fireAt())
-                        .map(existing -> new Registration(existing, false)));
+        return store.insert(request, by, now(), tracing.currentTraceparent())
+                .invoke(created -> created.ifPresent(row -> tracing.tagCurrent(row.id())))
+                .chain(created -> created.isPresent()
+                        ? handOff.handOffIfDue(created.get(), Via.API).map(row -> new Registration(row, true))
+                        : store.findByNaturalKey(request.userId(), request.template(), request.fireAt())
+                                .map(existing -> new Registration(existing, false)));
     }
 
     /**
@@ -73,7 +79,8 @@ public class ReminderService {
         if (requests.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return store.insertAll(requests, by, now()).chain(registrations -> handOff.handOffAllDue(registrations.stream()
+        return store.insertAll(requests, by, now(), tracing.currentTraceparent())
+                .chain(registrations -> handOff.handOffAllDue(registrations.stream()
                         .filter(Registration::created).map(Registration::reminder).toList(), Via.API)
                 .map(handedOff -> {
                     Map<Long, ReminderRow> byId = new HashMap<>();

@@ -42,23 +42,30 @@ import dev.tickler.timeline.TimelineSql.Event;
 @ApplicationScoped
 public class SweepRepository {
 
-    /** A reminder the reconciler takes over, and why. */
+    /**
+     * A reminder the reconciler takes over, and why. Its message carries the registration's traceparent, which the
+     * take-over's trace links to.
+     */
     public record Overdue(ReminderMessage message, TakeOverReason reason) {
     }
 
-    /** A parked reminder inside the window, with what its publish needs and its user's quiet hours (or null). */
+    /**
+     * A parked reminder inside the window, with what its publish needs and its user's quiet hours (or null): the
+     * publish starts a trace of its own, linked to the registration's ({@code traceContext}, null when it was
+     * registered with tracing off).
+     */
     public record Parked(long id, int version, int handoff, String channel, Instant fireAt, Instant expiresAt,
-            QuietHours quietHours) {
+            QuietHours quietHours, String traceContext) {
     }
 
     /** Reads only the partial index on pending rows: rows read ≈ rows handed off. */
-    static final String DUE_PARKED = "SELECT id, version, handoff, channel, fire_at, expires_at, "
+    static final String DUE_PARKED = "SELECT id, version, handoff, channel, fire_at, expires_at, trace_context, "
             + QuietHoursRepository.OF_REMINDER + " FROM reminders"
             + " WHERE state = " + PENDING.sql() + " AND fire_at <= $1 ORDER BY fire_at LIMIT $2"
             + " FOR UPDATE OF reminders SKIP LOCKED";
 
     /** Two small partial indexes answer it (handed_off by fire_at, delivering by lease): cheap when all is well. */
-    static final String OVERDUE = "SELECT id, version, state FROM reminders"
+    static final String OVERDUE = "SELECT id, version, state, trace_context FROM reminders"
             + " WHERE (state = " + HANDED_OFF.sql() + " AND " + Deferrals.OVERDUE_BEFORE_$1 + " AND updated_at < $1)"
             + " OR (state = " + DELIVERING.sql() + " AND lease_until < $2)"
             + " ORDER BY id LIMIT $3";
@@ -102,7 +109,7 @@ public class SweepRepository {
                 String quietHours = row.getString("quiet_hours");
                 parked.add(new Parked(row.getLong("id"), row.getInteger("version"), row.getInteger("handoff"),
                         row.getString("channel"), instant(row, "fire_at"), instant(row, "expires_at"),
-                        quietHours == null ? null : QuietHours.fromJson(quietHours)));
+                        quietHours == null ? null : QuietHours.fromJson(quietHours), row.getString("trace_context")));
             }
             return parked;
         });
@@ -130,7 +137,8 @@ public class SweepRepository {
                 .map(rows -> {
                     List<Overdue> overdue = new ArrayList<>();
                     for (Row row : rows) {
-                        overdue.add(new Overdue(new ReminderMessage(row.getLong("id"), row.getInteger("version")),
+                        overdue.add(new Overdue(new ReminderMessage(row.getLong("id"), row.getInteger("version"),
+                                        row.getString("trace_context"), null),
                                 row.getString("state").equals("delivering")
                                         ? TakeOverReason.LEASE_EXPIRED : TakeOverReason.PUSH_OVERDUE));
                     }

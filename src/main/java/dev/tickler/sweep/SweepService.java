@@ -18,6 +18,7 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -161,6 +162,7 @@ public class SweepService {
     private Uni<Integer> handOffBatch(SqlConnection connection, AtomicLong handedOff, AtomicLong failedPublish) {
         Instant now = now();
         return repository.lockDueParked(connection, now.plus(config.window()), config.batchSize())
+                // each publish starts a trace of its own, linked to the registration's, whoever runs the sweep
                 .chain(batch -> publishAndMark(connection, batch, now, failedPublish)
                         .invoke(handedOff::addAndGet)
                         .replaceWith(batch.size()));
@@ -183,10 +185,10 @@ public class SweepService {
             decisions.put(parked.id(), decision);
             if (decision instanceof QuietDecision.Allowed) {
                 publications.add(new Publication(parked.id(), parked.version(), parked.handoff(), parked.channel(),
-                        parked.fireAt(), Via.SWEEP));
+                        parked.fireAt(), Via.SWEEP, Context.root(), parked.traceContext()));
             } else if (decision instanceof QuietDecision.Deferred deferred) {
                 publications.add(new Publication(parked.id(), parked.version(), parked.handoff(), parked.channel(),
-                        deferred.dueAt(now), Via.QUIET_HOURS));
+                        deferred.dueAt(now), Via.QUIET_HOURS, Context.root(), parked.traceContext()));
             }
         }
         return publisher.publishAll(publications).chain(outcomes -> {

@@ -42,7 +42,8 @@ public final class NotifierStandIn implements AutoCloseable {
         }
     }
 
-    public record Received(Instant at, String idempotencyKey, JsonObject body) {
+    /** One request; traceparent is its W3C trace header, null when none was sent. */
+    public record Received(Instant at, String idempotencyKey, String traceparent, JsonObject body) {
 
         public String userId() {
             return body.getString("user_id");
@@ -91,7 +92,8 @@ public final class NotifierStandIn implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             JsonObject body = new JsonObject(new String(exchange.getRequestBody().readAllBytes()));
-            received.add(new Received(Instant.now(), exchange.getRequestHeaders().getFirst("Idempotency-Key"), body));
+            received.add(new Received(Instant.now(), exchange.getRequestHeaders().getFirst("Idempotency-Key"),
+                    exchange.getRequestHeaders().getFirst("traceparent"), body));
             Reply reply = nextReply(body.getString("user_id"));
             if (!reply.hold().isZero()) {
                 Thread.sleep(reply.hold().toMillis());
