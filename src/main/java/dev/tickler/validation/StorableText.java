@@ -1,5 +1,6 @@
 package dev.tickler.validation;
 
+import static java.lang.annotation.ElementType.ANNOTATION_TYPE;
 import static java.lang.annotation.ElementType.FIELD;
 import static java.lang.annotation.ElementType.METHOD;
 import static java.lang.annotation.ElementType.PARAMETER;
@@ -14,7 +15,7 @@ import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
 
 /** Text Postgres can store as it was sent: no NUL character and no lone UTF-16 surrogate ({@link TextRules}). */
-@Target({ FIELD, METHOD, PARAMETER })
+@Target({ FIELD, METHOD, PARAMETER, ANNOTATION_TYPE })
 @Retention(RUNTIME)
 @Constraint(validatedBy = StorableText.Validator.class)
 public @interface StorableText {

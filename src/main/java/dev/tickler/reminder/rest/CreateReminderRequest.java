@@ -3,32 +3,25 @@ package dev.tickler.reminder.rest;
 import java.time.ZoneId;
 import java.util.Map;
 
-import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
-
 import dev.tickler.reminder.Channel;
 import dev.tickler.reminder.NewReminder;
 import dev.tickler.reminder.ReminderTiming;
 import dev.tickler.reminder.WireNamed;
+import dev.tickler.validation.ChannelName;
 import dev.tickler.validation.StorableJson;
-import dev.tickler.validation.StorableText;
+import dev.tickler.validation.TemplateName;
+import dev.tickler.validation.UserId;
 
 /** The body of POST /v1/reminders (docs/contract.md#registration-api). */
 @ValidTiming(scheduleRequired = true)
 public record CreateReminderRequest(
-        @NotNull(message = "is required")
-        @Size(min = 1, max = 128, message = "must be 1 to 128 characters")
-        @StorableText
+        @UserId
         String userId,
 
-        @NotNull(message = "is required")
-        @Pattern(regexp = "email|sms|push", message = "must be email, sms or push")
+        @ChannelName
         String channel,
 
-        @NotNull(message = "is required")
-        @Size(min = 1, max = 128, message = "must be 1 to 128 characters")
-        @Pattern(regexp = "[A-Za-z0-9_.-]*", message = "may only hold A-Z, a-z, 0-9, '_', '.' and '-'")
+        @TemplateName
         String template,
 
         String fireAt,

@@ -2,10 +2,6 @@ package dev.tickler.schedule.rest;
 
 import java.util.Map;
 
-import jakarta.validation.constraints.NotNull;
-import jakarta.validation.constraints.Pattern;
-import jakarta.validation.constraints.Size;
-
 import dev.tickler.reminder.Channel;
 import dev.tickler.reminder.ReminderTiming;
 import dev.tickler.reminder.WireNamed;
@@ -14,24 +10,21 @@ import dev.tickler.schedule.NewSchedule;
 import dev.tickler.schedule.ScheduleDefinition;
 import dev.tickler.schedule.recurrence.DstPolicy;
 import dev.tickler.schedule.recurrence.RecurrenceRule;
+import dev.tickler.validation.ChannelName;
 import dev.tickler.validation.StorableJson;
-import dev.tickler.validation.StorableText;
+import dev.tickler.validation.TemplateName;
+import dev.tickler.validation.UserId;
 
 /** The body of POST /v1/schedules: user_id, channel, template, data and expires_after as for a reminder. */
 @ValidSchedule(required = true)
 public record CreateScheduleRequest(
-        @NotNull(message = "is required")
-        @Size(min = 1, max = 128, message = "must be 1 to 128 characters")
-        @StorableText
+        @UserId
         String userId,
 
-        @NotNull(message = "is required")
-        @Pattern(regexp = "email|sms|push", message = "must be email, sms or push")
+        @ChannelName
         String channel,
 
-        @NotNull(message = "is required")
-        @Size(min = 1, max = 128, message = "must be 1 to 128 characters")
-        @Pattern(regexp = "[A-Za-z0-9_.-]*", message = "may only hold A-Z, a-z, 0-9, '_', '.' and '-'")
+        @TemplateName
         String template,
 
         @StorableJson(bytes = MAX_DATA_BYTES)
