@@ -8,10 +8,4 @@ import java.util.Map;
 /** A validated registration; expiresAfter may be null (never expires); an urgent one ignores quiet hours. */
 public record NewReminder(String userId, Channel channel, String template, Instant fireAt, String tz,
         Map<String, Object> data, Duration expiresAfter, boolean urgent) {
-
-    /** Not urgent. */
-    public NewReminder(String userId, Channel channel, String template, Instant fireAt, String tz,
-            Map<String, Object> data, Duration expiresAfter) {
-        this(userId, channel, template, fireAt, tz, data, expiresAfter, false);
-    }
 }

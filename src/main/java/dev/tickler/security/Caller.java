@@ -23,6 +23,11 @@ public record Caller(String name) {
         return context == null ? ANONYMOUS : of(context.getUserPrincipal());
     }
 
+    /** The caller's name, for the timeline's {@code by}. */
+    public static String nameOf(SecurityContext context) {
+        return of(context).name();
+    }
+
     private static Caller of(Principal principal) {
         return principal == null || principal.getName() == null ? ANONYMOUS : new Caller(principal.getName());
     }

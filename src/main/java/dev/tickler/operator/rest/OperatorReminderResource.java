@@ -75,7 +75,7 @@ public class OperatorReminderResource {
     public Uni<BulkOutcome> redrive(@NotNull(message = "a JSON object is required") BulkChangeRequest request,
             @Context SecurityContext security) {
         ReminderFilter filter = validFilter(request, BulkChange.REDRIVE);
-        return service.redrive(filter, request.dryRun(), Caller.of(security).name());
+        return service.redrive(filter, request.dryRun(), Caller.nameOf(security));
     }
 
     /** Pending, handed-off and failed reminders matching the filter are cancelled; an empty filter is refused. */
@@ -87,7 +87,7 @@ public class OperatorReminderResource {
     public Uni<BulkOutcome> cancel(@NotNull(message = "a JSON object is required") BulkChangeRequest request,
             @Context SecurityContext security) {
         ReminderFilter filter = validFilter(request, BulkChange.CANCEL);
-        return service.cancel(filter, request.dryRun(), Caller.of(security).name());
+        return service.cancel(filter, request.dryRun(), Caller.nameOf(security));
     }
 
     /** Every problem of the body at once, before anything is read or written. */

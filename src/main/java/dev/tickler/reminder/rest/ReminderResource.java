@@ -77,7 +77,7 @@ public class ReminderResource {
                     schema = @Schema(implementation = ReminderView.class)))
     public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateReminderRequest request,
             @Context SecurityContext security) {
-        return service.register(request.toNewReminder(), by(security)).map(registration -> {
+        return service.register(request.toNewReminder(), Caller.nameOf(security)).map(registration -> {
             ReminderView view = ReminderView.of(registration.reminder());
             return Response.status(registration.created() ? Response.Status.CREATED : Response.Status.OK)
                     .location(URI.create("/v1/reminders/" + view.id()))
@@ -101,7 +101,7 @@ public class ReminderResource {
     public Uni<BatchResponse> registerBatch(JsonNode body, @Context SecurityContext security) {
         List<BatchItems.Item> items = batchItems.read(body);
         List<NewReminder> valid = items.stream().map(BatchItems.Item::reminder).filter(Objects::nonNull).toList();
-        return service.registerAll(valid, by(security)).map(registrations -> {
+        return service.registerAll(valid, Caller.nameOf(security)).map(registrations -> {
             Iterator<Registration> next = registrations.iterator();
             List<BatchResult> results = new ArrayList<>(items.size());
             for (BatchItems.Item item : items) {
@@ -174,7 +174,7 @@ public class ReminderResource {
     public Uni<ReminderView> update(@PathParam("id") long id,
             @Valid @NotNull(message = "a JSON object is required") UpdateReminderRequest request,
             @Context SecurityContext security) {
-        return service.reschedule(id, request.toChange(), by(security)).map(ReminderView::of);
+        return service.reschedule(id, request.toChange(), Caller.nameOf(security)).map(ReminderView::of);
     }
 
     @DELETE
@@ -184,7 +184,7 @@ public class ReminderResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
     @APIResponse(responseCode = "409", description = "The reminder is sent, expired or being delivered")
     public Uni<ReminderView> cancel(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.cancel(id, by(security)).map(ReminderView::of);
+        return service.cancel(id, Caller.nameOf(security)).map(ReminderView::of);
     }
 
     @POST
@@ -195,11 +195,6 @@ public class ReminderResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
     @APIResponse(responseCode = "409", description = "Only a failed reminder can be redriven")
     public Uni<ReminderView> redrive(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.redrive(id, by(security)).map(ReminderView::of);
-    }
-
-    /** The name of the key the request came with, for the timeline's by (docs/contract.md#keys-and-roles). */
-    private static String by(SecurityContext security) {
-        return Caller.of(security).name();
+        return service.redrive(id, Caller.nameOf(security)).map(ReminderView::of);
     }
 }

@@ -63,7 +63,7 @@ public class ScheduleResource {
     @APIResponse(responseCode = "400", description = INVALID)
     public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateScheduleRequest request,
             @Context SecurityContext security) {
-        return service.create(request.toNewSchedule(), by(security)).map(schedule -> Response
+        return service.create(request.toNewSchedule(), Caller.nameOf(security)).map(schedule -> Response
                 .status(Response.Status.CREATED).location(URI.create("/v1/schedules/" + schedule.id()))
                 .entity(ScheduleView.of(schedule)).build());
     }
@@ -123,7 +123,7 @@ public class ScheduleResource {
     public Uni<ScheduleView> update(@PathParam("id") long id,
             @Valid @NotNull(message = "a JSON object is required") UpdateScheduleRequest request,
             @Context SecurityContext security) {
-        return service.change(id, request.toChange(), by(security)).map(ScheduleView::of);
+        return service.change(id, request.toChange(), Caller.nameOf(security)).map(ScheduleView::of);
     }
 
     @DELETE
@@ -132,7 +132,7 @@ public class ScheduleResource {
     @APIResponse(responseCode = "200", description = "The schedule, ended")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<ScheduleView> delete(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.delete(id, by(security)).map(ScheduleView::of);
+        return service.delete(id, Caller.nameOf(security)).map(ScheduleView::of);
     }
 
     @POST
@@ -142,7 +142,7 @@ public class ScheduleResource {
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = ENDED)
     public Uni<ScheduleView> pause(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.pause(id, by(security)).map(ScheduleView::of);
+        return service.pause(id, Caller.nameOf(security)).map(ScheduleView::of);
     }
 
     @POST
@@ -152,11 +152,6 @@ public class ScheduleResource {
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = ENDED)
     public Uni<ScheduleView> resume(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.resume(id, by(security)).map(ScheduleView::of);
-    }
-
-    /** The name of the key the request came with, for the timeline's by. */
-    private static String by(SecurityContext security) {
-        return Caller.of(security).name();
+        return service.resume(id, Caller.nameOf(security)).map(ScheduleView::of);
     }
 }
