@@ -28,8 +28,9 @@ import dev.tickler.testing.PostgresResource;
  * in a JVM of its own, as in production, with the collector and heap set by {@code quarkus.test.arg-line} in the
  * {@code benchmark} profile; this JVM holds only the load generator, the notifier and the queue emulator. Offered
  * load is open-loop at fixed rates (latency counted from the moment a push was due, so a stall is not hidden), then
- * closed-loop at saturation. Prints its figures; run with {@code mvn -Pbenchmark verify
- * -Dit.test=PushAcknowledgeBenchmarkIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false}.
+ * closed-loop at saturation. Prints its figures, with the CPU each process spent per push ({@link ProcessCpu}); run
+ * with {@code mvn -Pbenchmark verify -Dit.test=PushAcknowledgeBenchmarkIT -Dtest=none
+ * -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @QuarkusIntegrationTest
 @Tag("benchmark")
@@ -102,16 +103,20 @@ class PushAcknowledgeBenchmarkIT {
     private void measure() throws Exception {
         for (int rate : RATES) {
             hiccups.restart();
+            ProcessCpu cpu = ProcessCpu.reading();
             LoadGenerator.Result result = load.openLoop(rate, RUN, this::push);
             System.out.println(result.describe("offered " + rate + "/s")
                     + (load.failureReasons().isEmpty() ? "" : " " + load.failureReasons()));
+            System.out.println("    " + cpu.perOperationSince(result.latencies().length));
             System.out.println("    " + hiccups.describe());
             assertThat(result.failures()).isZero();
         }
         hiccups.restart();
+        ProcessCpu cpu = ProcessCpu.reading();
         LoadGenerator.Result saturated = load.closedLoop(SATURATION_CONCURRENCY, RUN, Math.min(rows.left(), 2_000_000),
                 this::push);
         System.out.println(saturated.describe("saturation, " + SATURATION_CONCURRENCY + " in flight"));
+        System.out.println("    " + cpu.perOperationSince(saturated.latencies().length));
         System.out.println("    " + hiccups.describe());
         assertThat(saturated.failures()).isZero();
     }
