@@ -13,9 +13,12 @@ import static dev.tickler.reminder.ReminderState.sqlList;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -27,8 +30,8 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 
-import dev.tickler.db.PipelinedStatement;
 import dev.tickler.db.StatementBatcher;
+import dev.tickler.db.UnnestedStatement;
 import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietHoursRepository;
 import dev.tickler.reminder.ReminderState;
@@ -37,11 +40,11 @@ import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineSql.Event;
 
 /**
- * Claims and settles deliveries. Each is one conditional UPDATE, the honest tool for "exactly one instance
- * wins", so this talks to the reactive SQL client directly instead of going through Hibernate. Claims and sends,
- * the two writes every push makes, go to Postgres in batches while others are running ({@link StatementBatcher}):
- * the same single-row statement for each write, pipelined in one round trip and one transaction, so each row keeps
- * its primary-key plan whatever the statistics say. The rarer settlements go one at a time.
+ * Claims and settles deliveries. Each is a conditional UPDATE, the honest tool for "exactly one instance wins", so
+ * this talks to the reactive SQL client directly instead of going through Hibernate. Claims and sends, the two writes
+ * every push makes, go to Postgres in batches while others are running ({@link StatementBatcher}): the batch is one
+ * set-based statement over the writes' parameters as arrays ({@link UnnestedStatement}), its events included, so
+ * Postgres plans, starts and commits once per batch instead of once per row. The rarer settlements go one at a time.
  */
 @ApplicationScoped
 public class ClaimRepository {
@@ -59,11 +62,21 @@ public class ClaimRepository {
                 + " OR (state = " + DELIVERING.sql() + " AND lease_until < " + now + "))";
     }
 
-    /** The push's claim. Public so that the acknowledge floor benchmark times this very statement. */
+    /**
+     * The push's claims, a batch in one statement ({@link UnnestedStatement}): per claim its id, version, new lease,
+     * time and transport. Public so that the acknowledge floor benchmark times this very statement.
+     */
     public static final String CLAIM = recording("UPDATE reminders SET state = " + DELIVERING.sql()
-            + ", lease_until = $3, updated_at = $4 WHERE id = $1 AND version = $2" + claimable("$4")
-            + " RETURNING " + CLAIMED_COLUMNS,
-            Event.of("$4", EventType.RECEIVED, "'transport'", "$5::text"));
+            + ", lease_until = claim.new_lease, updated_at = claim.claimed_at"
+            + " FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::text[]) WITH ORDINALITY"
+            + " AS claim(claim_id, claim_version, new_lease, claimed_at, transport, " + UnnestedStatement.POSITION + ")"
+            + " WHERE id = claim.claim_id AND version = claim.claim_version" + claimable("claim.claimed_at")
+            + " RETURNING claim." + UnnestedStatement.POSITION + ", claim.claimed_at, claim.transport, " + CLAIMED_COLUMNS,
+            Event.of("changed.claimed_at", EventType.RECEIVED, "'transport'", "changed.transport"));
+
+    /** The Java types of one claim's parameters, in the order of {@link #claim}. */
+    public static final List<Class<?>> CLAIM_COLUMNS = List.of(Long.class, Integer.class, OffsetDateTime.class,
+            OffsetDateTime.class, String.class);
 
     /** The reconciler's claim: the same, counted, and only while the poison guard ($5) allows one more. */
     private static final String TAKE_OVER = recording("UPDATE reminders SET state = " + DELIVERING.sql()
@@ -82,20 +95,36 @@ public class ClaimRepository {
     private static final String HELD = " WHERE id = $1 AND version = $2 AND state = " + DELIVERING.sql()
             + " AND lease_until = $3";
 
-    /**
-     * The attempt event of a settling write, from its parameters: at the given position the attempt number, then
-     * the status (as JSON text), the latency, the error and when the answer came ({@link Attempt#appendTo}).
-     */
-    private static Event attempt(int first) {
-        return Event.of("$" + (first + 4), EventType.ATTEMPT, "'attempt'", "$" + first + "::int",
-                "'status'", "($" + (first + 1) + "::text)::jsonb", "'latency_ms'", "$" + (first + 2) + "::bigint",
-                "'error'", "$" + (first + 3) + "::text");
+    /** The attempt event of a settling write: its number, status (as JSON text), latency, error, and when the answer came. */
+    private static Event attempt(String number, String status, String latencyMillis, String error, String answeredAt) {
+        return Event.of(answeredAt, EventType.ATTEMPT, "'attempt'", number, "'status'", "(" + status + ")::jsonb",
+                "'latency_ms'", latencyMillis, "'error'", error);
     }
 
-    private static final String MARK_SENT = recording("UPDATE reminders SET state = " + SENT.sql()
-            + ", sent_at = $4, attempts = $5, last_error = NULL, lease_until = NULL, updated_at = $4" + HELD
-            + " RETURNING id",
-            attempt(5), Event.of("$4", EventType.SENT));
+    /** The attempt event from a single settling write's parameters, starting at the given position ({@link Attempt#appendTo}). */
+    private static Event attempt(int first) {
+        return attempt("$" + first + "::int", "$" + (first + 1) + "::text", "$" + (first + 2) + "::bigint",
+                "$" + (first + 3) + "::text", "$" + (first + 4));
+    }
+
+    /**
+     * Successful sends, a batch in one statement: per send the claim it holds, when, then its attempt
+     * ({@link Attempt#appendTo}).
+     */
+    static final String MARK_SENT = recording("UPDATE reminders SET state = " + SENT.sql()
+            + ", sent_at = send.settled_at, attempts = send.attempt, last_error = NULL, lease_until = NULL,"
+            + " updated_at = send.settled_at FROM unnest($1::bigint[], $2::int[], $3::timestamptz[],"
+            + " $4::timestamptz[], $5::int[], $6::text[], $7::bigint[], $8::text[], $9::timestamptz[]) WITH ORDINALITY"
+            + " AS send(send_id, send_version, held_lease, settled_at, attempt, status, latency_ms, error, answered_at, "
+            + UnnestedStatement.POSITION + ")"
+            + " WHERE id = send.send_id AND version = send.send_version AND state = " + DELIVERING.sql()
+            + " AND lease_until = send.held_lease RETURNING send." + UnnestedStatement.POSITION + ", id, send.settled_at,"
+            + " send.attempt, send.status, send.latency_ms, send.error, send.answered_at",
+            attempt("changed.attempt", "changed.status", "changed.latency_ms", "changed.error", "changed.answered_at"),
+            Event.of("changed.settled_at", EventType.SENT));
+
+    static final List<Class<?>> SEND_COLUMNS = List.of(Long.class, Integer.class, OffsetDateTime.class,
+            OffsetDateTime.class, Integer.class, String.class, Long.class, String.class, OffsetDateTime.class);
 
     private static final String MARK_FAILED = recording("UPDATE reminders SET state = " + FAILED.sql()
             + ", attempts = $5, last_error = $10, lease_until = NULL, updated_at = $4" + HELD + " RETURNING id",
@@ -136,15 +165,16 @@ public class ClaimRepository {
 
     private final Pool pool;
     private final StatementBatcher<Tuple, Optional<ClaimedReminder>> claims;
+    private final Function<List<Tuple>, Uni<List<Boolean>>> markSent;
     private final StatementBatcher<Tuple, Boolean> sends;
 
     public ClaimRepository(Pool pool) {
         this.pool = pool;
         Comparator<Tuple> byRowId = Comparator.comparingLong(parameters -> parameters.getLong(0));
-        this.claims = new StatementBatcher<>(PipelinedStatement.of(pool, CLAIM, ClaimRepository::claimIn),
-                byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
-        this.sends = new StatementBatcher<>(PipelinedStatement.of(pool, MARK_SENT, rows -> rows.rowCount() == 1),
-                byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
+        this.claims = new StatementBatcher<>(UnnestedStatement.of(pool, CLAIM, CLAIM_COLUMNS,
+                row -> Optional.of(toClaim(row)), Optional.empty()), byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
+        this.markSent = UnnestedStatement.of(pool, MARK_SENT, SEND_COLUMNS, row -> true, false);
+        this.sends = new StatementBatcher<>(markSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
     }
 
     /** The claim of a queue message that came by the given transport (push or poll), with its received event. */
@@ -190,7 +220,7 @@ public class ClaimRepository {
     public Uni<Boolean> markSent(ClaimedReminder claim, Attempt attempt, Instant now) {
         Tuple parameters = attempt.appendTo(held(claim, utc(now)));
         return sends.submit(parameters)
-                .onFailure().recoverWithUni(batchFailure -> settle(MARK_SENT, parameters));
+                .onFailure().recoverWithUni(batchFailure -> markSent.apply(List.of(parameters)).map(answers -> answers.get(0)));
     }
 
     /** Failed for good after this attempt; the error may say more than the attempt's own (how many were made). */

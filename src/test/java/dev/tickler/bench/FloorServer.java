@@ -16,7 +16,7 @@ import dev.tickler.delivery.ClaimRepository;
 
 /**
  * The server half of {@link AcknowledgeFloorBenchmarkIT}, started in a JVM of its own: a bare Vert.x server that
- * answers every POST at once ({@code bare PORT}) or after the receiver's claim UPDATE ({@code claim PORT PG_URL}),
+ * answers every POST at once ({@code bare PORT}) or after the receiver's claim statement, as a batch of one ({@code claim PORT PG_URL}),
  * 200 when the row was claimed. No Quarkus, no deliveries.
  */
 public final class FloorServer {
@@ -39,8 +39,10 @@ public final class FloorServer {
                     JsonObject message = body.toJsonObject();
                     OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
                     pool.preparedQuery(ClaimRepository.CLAIM)
-                            .execute(Tuple.of(message.getLong("reminder_id"), message.getInteger("version"),
-                                    now.plusMinutes(5), now, "push"))
+                            .execute(Tuple.of(new Long[] { message.getLong("reminder_id") },
+                                    new Integer[] { message.getInteger("version") },
+                                    new OffsetDateTime[] { now.plusMinutes(5) }, new OffsetDateTime[] { now },
+                                    new String[] { "push" }))
                             .onComplete(rows -> answer(request, rows.succeeded() && rows.result().size() == 1 ? 200 : 409));
                 }))
                 .listen(port, "127.0.0.1").toCompletionStage().toCompletableFuture().join();

@@ -1,0 +1,115 @@
+package dev.tickler.delivery;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.Arrays;
+import java.util.List;
+
+import jakarta.inject.Inject;
+
+import org.junit.jupiter.api.Test;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+import dev.tickler.db.UnnestedStatement;
+import dev.tickler.testing.Api;
+import dev.tickler.testing.Database;
+import dev.tickler.testing.QueryPlan;
+
+/**
+ * The push path's two batched writes, the claim and the send, are each one statement over arrays of the batch's
+ * parameters: every write is answered at its own position, a repeat inside the batch claims nothing, a stale claim
+ * settles nothing, each changed row gets its events, and whatever the statistics say Postgres reaches the rows through
+ * an index, one row at a time.
+ */
+@QuarkusTest
+class ClaimBatchStatementTest {
+
+    private static final OffsetDateTime LEASE = OffsetDateTime.of(2099, 1, 1, 0, 0, 0, 0, ZoneOffset.UTC);
+
+    @Inject
+    Database database;
+
+    @Inject
+    Pool pool;
+
+    @Test
+    void eachClaimIsAnsweredAtItsPositionAndARepeatInTheSameBatchClaimsNothing() {
+        List<Long> ids = database.insertParked(Api.newUser(), 3, Instant.now().minusSeconds(5));
+        long first = ids.get(0);
+        long second = ids.get(1);
+        long wrongVersion = ids.get(2);
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+
+        List<Long> claimed = UnnestedStatement.of(pool, ClaimRepository.CLAIM, ClaimRepository.CLAIM_COLUMNS,
+                row -> row.getLong("id"), null).apply(List.of(
+                        claim(first, 0, now), claim(first, 0, now), claim(Long.MAX_VALUE, 0, now),
+                        claim(second, 0, now), claim(wrongVersion, 7, now)))
+                .await().atMost(Duration.ofSeconds(10));
+
+        assertThat(claimed.subList(0, 2)).as("the repeat of the first claim").containsExactlyInAnyOrder(first, null);
+        assertThat(claimed.subList(2, 5)).containsExactly(null, second, null);
+        assertThat(database.count("SELECT count(*) FROM reminder_events WHERE reminder_id = $1 AND type = 'received'",
+                first)).isEqualTo(1);
+        assertThat(database.count("SELECT count(*) FROM reminder_events WHERE reminder_id = $1", wrongVersion))
+                .isZero();
+        assertThat(database.text("SELECT state FROM reminders WHERE id = $1", wrongVersion)).isEqualTo("pending");
+        assertThat(database.text("SELECT detail->>'transport' FROM reminder_events WHERE reminder_id = $1", second))
+                .isEqualTo("push");
+    }
+
+    @Test
+    void sendsSettleOnlyTheClaimsTheyHoldEachWithItsAttemptAndSentEvents() {
+        List<Long> ids = database.insertParked(Api.newUser(), 2, Instant.now().minusSeconds(5));
+        long held = ids.get(0);
+        long takenOver = ids.get(1);
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        UnnestedStatement.of(pool, ClaimRepository.CLAIM, ClaimRepository.CLAIM_COLUMNS, row -> true, false)
+                .apply(List.of(claim(held, 0, now), claim(takenOver, 0, now))).await().atMost(Duration.ofSeconds(10));
+
+        List<Boolean> settled = UnnestedStatement.of(pool, ClaimRepository.MARK_SENT, ClaimRepository.SEND_COLUMNS,
+                row -> true, false).apply(List.of(send(held, LEASE, now), send(takenOver, LEASE.plusSeconds(1), now)))
+                .await().atMost(Duration.ofSeconds(10));
+
+        assertThat(settled).containsExactly(true, false);
+        assertThat(database.text("SELECT state FROM reminders WHERE id = $1", held)).isEqualTo("sent");
+        assertThat(database.text("SELECT state FROM reminders WHERE id = $1", takenOver)).isEqualTo("delivering");
+        assertThat(database.text("SELECT string_agg(type || ' ' || detail::text, ', ' ORDER BY id) FROM reminder_events"
+                + " WHERE reminder_id = $1", held)).isEqualTo(
+                        "received {\"transport\": \"push\"}, attempt {\"status\": 200, \"attempt\": 1, \"latency_ms\": 12}, sent {}");
+        assertThat(database.count("SELECT count(*) FROM reminder_events WHERE reminder_id = $1", takenOver))
+                .isEqualTo(1);
+    }
+
+    @Test
+    void theGenericPlansReachEachRowThroughAnIndex() {
+        database.insertParked(Api.newUser(), 20_000, Instant.now().plus(Duration.ofDays(1)));
+        database.execute("ANALYZE reminders");
+
+        for (String statement : List.of(ClaimRepository.CLAIM, ClaimRepository.MARK_SENT)) {
+            int parameters = statement.equals(ClaimRepository.CLAIM) ? ClaimRepository.CLAIM_COLUMNS.size()
+                    : ClaimRepository.SEND_COLUMNS.size();
+            QueryPlan plan = QueryPlan.explain(pool, "GENERIC_PLAN, FORMAT JSON", statement,
+                    Arrays.copyOf(new Object[0], parameters));
+            assertThat(plan.seqScanned()).as(plan.toString()).doesNotContain("reminders");
+            assertThat(plan.nodeTypes()).as(plan.toString()).contains("Nested Loop");
+            assertThat(plan.nodes()).as(plan.toString()).anyMatch(node -> "Index Scan".equals(node.getString("Node Type"))
+                    && "reminders".equals(node.getString("Relation Name")));
+        }
+    }
+
+    private static Tuple claim(long id, int version, OffsetDateTime now) {
+        return Tuple.of(id, version, LEASE, now, "push");
+    }
+
+    private static Tuple send(long id, OffsetDateTime lease, OffsetDateTime now) {
+        return Tuple.tuple().addValue(id).addValue(0).addValue(lease).addValue(now).addValue(1).addValue("200")
+                .addValue(12L).addValue(null).addValue(now);
+    }
+}
