@@ -117,8 +117,13 @@ public class ClaimRepository {
             + " $4::timestamptz[], $5::int[], $6::text[], $7::bigint[], $8::text[], $9::timestamptz[]) WITH ORDINALITY"
             + " AS send(send_id, send_version, held_lease, settled_at, attempt, status, latency_ms, error, answered_at, "
             + UnnestedStatement.POSITION + ")"
-            + " WHERE id = send.send_id AND version = send.send_version AND state = " + DELIVERING.sql()
-            + " AND lease_until = send.held_lease RETURNING send." + UnnestedStatement.POSITION + ", id, send.settled_at,"
+            + " WHERE id = send.send_id AND version = send.send_version"
+            // the held claim in a form no index can serve, so that the only way in is the primary key: by this
+            // condition the planner could walk the partial index of delivering rows, which under load holds
+            // thousands its statistics do not know of (docs/delivery.md, "A planner trap")
+            + " AND state IS NOT DISTINCT FROM " + DELIVERING.sql()
+            + " AND lease_until IS NOT DISTINCT FROM send.held_lease"
+            + " RETURNING send." + UnnestedStatement.POSITION + ", id, send.settled_at,"
             + " send.attempt, send.status, send.latency_ms, send.error, send.answered_at",
             attempt("changed.attempt", "changed.status", "changed.latency_ms", "changed.error", "changed.answered_at"),
             Event.of("changed.settled_at", EventType.SENT));

@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.function.Predicate;
 
 /**
- * CPU time used by the processes of a benchmark, between two readings: the packaged application and PostgreSQL (its
- * server and backends), both started by this JVM, and this JVM itself (load generator, notifier and queue emulator). On a machine whose cores the benchmark saturates, CPU per operation explains a throughput figure, and
+ * CPU time used by the processes of a benchmark, between two readings: the packaged application, PostgreSQL (every
+ * process of a {@code postgres} binary: its server detaches from this JVM, so run the benchmark where no other
+ * PostgreSQL is busy) and this JVM itself (load generator, notifier and queue emulator). On a machine whose cores the benchmark saturates, CPU per operation explains a throughput figure, and
  * it is far less noisy than the throughput itself.
  */
 final class ProcessCpu {
@@ -16,7 +17,7 @@ final class ProcessCpu {
 
     static {
         PARTS.put("app", process -> arguments(process).contains("quarkus-run.jar") || command(process).endsWith("-runner"));
-        PARTS.put("postgres", process -> command(process).endsWith("/postgres"));
+        PARTS.put("postgres", process -> command(process).endsWith("/bin/postgres"));
     }
 
     private final Map<String, Long> startNanos;
@@ -27,7 +28,7 @@ final class ProcessCpu {
 
     static ProcessCpu reading() {
         Map<String, Long> nanos = new LinkedHashMap<>();
-        PARTS.forEach((part, matches) -> nanos.put(part, ProcessHandle.current().descendants().filter(matches)
+        PARTS.forEach((part, matches) -> nanos.put(part, ProcessHandle.allProcesses().filter(matches)
                 .mapToLong(ProcessCpu::cpuNanos).sum()));
         nanos.put("benchmark JVM", cpuNanos(ProcessHandle.current()));
         return new ProcessCpu(nanos);
