@@ -224,8 +224,8 @@ public class ClaimRepository {
      */
     public Uni<Boolean> markSent(ClaimedReminder claim, Attempt attempt, Instant now) {
         Tuple parameters = attempt.appendTo(held(claim, utc(now)));
-        return sends.submit(parameters)
-                .onFailure().recoverWithUni(batchFailure -> markSent.apply(List.of(parameters)).map(answers -> answers.get(0)));
+        return sends.submit(parameters).onFailure().recoverWithUni(batchFailure -> markSent.apply(List.of(parameters))
+                .map(answers -> answers.get(0)));
     }
 
     /** Failed for good after this attempt; the error may say more than the attempt's own (how many were made). */

@@ -46,7 +46,6 @@ class AcknowledgeFloorBenchmarkIT {
         Vertx vertx = Vertx.vertx();
         Pool pool = Pool.newInstance(PgBuilder.pool().connectingTo(PostgresResource.reactiveUrl()).using(vertx).build());
         try (LoadGenerator load = new LoadGenerator(vertx)) {
-            Migrations.apply(pool);
             SeededRows rows = SeededRows.insert(pool, 2 * RATE * (int) (WARM_UP.toSeconds() + ROUNDS * ROUND.toSeconds()));
             run(load, rows, "bare Vert.x server", "bare");
             run(load, rows, "bare Vert.x server with the claim UPDATE", "claim", PostgresResource.reactiveUrl());

@@ -2,6 +2,7 @@ package dev.tickler.bench;
 
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.List;
 
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
@@ -10,14 +11,14 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.pgclient.PgBuilder;
 import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
-import io.vertx.sqlclient.Tuple;
 
+import dev.tickler.db.UnnestedStatement;
 import dev.tickler.delivery.ClaimRepository;
 
 /**
  * The server half of {@link AcknowledgeFloorBenchmarkIT}, started in a JVM of its own: a bare Vert.x server that
- * answers every POST at once ({@code bare PORT}) or after the receiver's claim statement, as a batch of one ({@code claim PORT PG_URL}),
- * 200 when the row was claimed. No Quarkus, no deliveries.
+ * answers every POST at once ({@code bare PORT}) or after the receiver's claim statement, as a batch of one
+ * ({@code claim PORT PG_URL}), 200 when the row was claimed. No Quarkus, no deliveries.
  */
 public final class FloorServer {
 
@@ -39,10 +40,9 @@ public final class FloorServer {
                     JsonObject message = body.toJsonObject();
                     OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
                     pool.preparedQuery(ClaimRepository.CLAIM)
-                            .execute(Tuple.of(new Long[] { message.getLong("reminder_id") },
-                                    new Integer[] { message.getInteger("version") },
-                                    new OffsetDateTime[] { now.plusMinutes(5) }, new OffsetDateTime[] { now },
-                                    new String[] { "push" }))
+                            .execute(UnnestedStatement.arraysOf(List.of(io.vertx.mutiny.sqlclient.Tuple.of(
+                                    message.getLong("reminder_id"), message.getInteger("version"), now.plusMinutes(5),
+                                    now, "push")), ClaimRepository.CLAIM_COLUMNS).getDelegate())
                             .onComplete(rows -> answer(request, rows.succeeded() && rows.result().size() == 1 ? 200 : 409));
                 }))
                 .listen(port, "127.0.0.1").toCompletionStage().toCompletableFuture().join();

@@ -25,6 +25,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import dev.tickler.emulator.EmulatorOptions;
 import dev.tickler.emulator.InfraiEmulator;
 import dev.tickler.testing.Ports;
+import dev.tickler.testing.Schema;
 
 /**
  * The push receiver at saturation beside the original Node.js design's Express receiver, in the same run, under the
@@ -56,7 +57,7 @@ class PeerComparisonBenchmark {
             Pool pool = Pool.newInstance(PgBuilder.pool()
                     .connectingTo("postgresql://postgres:postgres@127.0.0.1:" + postgres.getPort() + "/postgres")
                     .using(vertx).build());
-            Migrations.apply(pool);
+            Schema.migrate(postgres.getPostgresDatabase());
             SeededRows rows = SeededRows.insert(pool, 800_000);
             Path java = Path.of(System.getProperty("java.home"), "bin", "java");
             try (PackagedApp tickler = PackagedApp.start(java, Path.of("target", "quarkus-app").toAbsolutePath(),

@@ -25,6 +25,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import dev.tickler.emulator.EmulatorOptions;
 import dev.tickler.emulator.InfraiEmulator;
+import dev.tickler.testing.Schema;
 
 /**
  * From process start to serving, as a scale-from-zero platform sees it: the packaged application is started five times
@@ -66,7 +67,7 @@ class StartupBenchmark {
                 InfraiEmulator emulator = InfraiEmulator.start(EmulatorOptions.defaults().withApiKey("startup-key"))) {
             String reactiveUrl = "postgresql://postgres:postgres@127.0.0.1:" + postgres.getPort() + "/postgres";
             Pool pool = Pool.newInstance(PgBuilder.pool().connectingTo(reactiveUrl).using(vertx).build());
-            Migrations.apply(pool);
+            Schema.migrate(postgres.getPostgresDatabase());
             FastNotifier notifier = new FastNotifier();
             String notifyUrl = notifier.start().get("tickler.notify.url");
             SeededRows rows = SeededRows.insert(pool, runtimes.size() * STARTS * (PUSHES + 100));
