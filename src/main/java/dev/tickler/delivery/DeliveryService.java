@@ -21,8 +21,11 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.context.Context;
+import io.quarkus.arc.Arc;
+import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
+import io.vertx.core.impl.ContextInternal;
 
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.publish.ReminderMessage;
@@ -224,7 +227,28 @@ public class DeliveryService {
         return held;
     }
 
+    /**
+     * A delivery outlives the request that claimed it, so its pipeline is put together on a Vert.x context of its own:
+     * every callback Mutiny is given captures the CDI request context active then, and a delivery waiting for its
+     * turn would otherwise keep the finished request's context and beans alive (docs/delivery.md). The request context
+     * lives in the request's duplicated Vert.x context, whose ArC state cannot be removed, only left.
+     */
     private Acceptance.Claimed startDelivery(ClaimedReminder claim) {
+        io.vertx.core.Context current = Vertx.currentContext();
+        if (current == null || Arc.container().requestContext().getStateIfActive() == null) {
+            return startDeliveryInThisContext(claim);
+        }
+        // dispatching runs the assembly now, on this thread, with the fresh context as the current one
+        ContextInternal own = (ContextInternal) VertxContext.createNewDuplicatedContext(current);
+        ContextInternal previous = own.beginDispatch();
+        try {
+            return startDeliveryInThisContext(claim);
+        } finally {
+            own.endDispatch(previous);
+        }
+    }
+
+    private Acceptance.Claimed startDeliveryInThisContext(ClaimedReminder claim) {
         held.put(claim.id(), claim);
         Uni<Void> settled = deliver(claim)
                 .onFailure().invoke(failure -> LOG.errorf(failure,
