@@ -43,7 +43,7 @@ deliver() {
         | sed -E 's/.*"id":([0-9]+).*/\1/') || fail "registration refused"
     echo "$name: registered reminder $id for $fire_at"
     for _ in $(seq 1 60); do
-        # one unanswered poll is not a verdict (dev mode may be restarting); the loop's deadline is
+        # a poll that gets no answer is tried again (dev mode may be restarting); only the deadline fails
         state=$( { curl -sf "http://localhost:8080/v1/reminders/$id" -H 'Authorization: Bearer local-dev-key' \
             || true; } | sed -E 's/.*"state":"([a-z_]+)".*/\1/')
         if [ "$state" = "sent" ]; then
