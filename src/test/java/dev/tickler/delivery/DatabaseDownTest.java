@@ -21,6 +21,7 @@ import io.quarkus.test.junit.TestProfile;
 
 import dev.tickler.testing.Api;
 import dev.tickler.testing.CapturedLogs;
+import dev.tickler.testing.OwnApplication;
 import dev.tickler.testing.Ports;
 
 /**
@@ -35,9 +36,9 @@ class DatabaseDownTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             int closedPort = Ports.freePort();
-            return Map.of(
+            return OwnApplication.withoutApiDocument(Map.of(
                     "quarkus.datasource.reactive.url", "postgresql://127.0.0.1:" + closedPort + "/postgres",
-                    "quarkus.flyway.migrate-at-start", "false");
+                    "quarkus.flyway.migrate-at-start", "false"));
         }
     }
 

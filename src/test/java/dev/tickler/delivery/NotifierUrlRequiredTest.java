@@ -13,6 +13,8 @@ import io.quarkus.test.junit.main.LaunchResult;
 import io.quarkus.test.junit.main.QuarkusMainLauncher;
 import io.quarkus.test.junit.main.QuarkusMainTest;
 
+import dev.tickler.testing.OwnApplication;
+
 /**
  * An instance with nowhere to deliver refuses to start, naming the key, instead of claiming reminders and failing
  * every delivery ({@link NotifierUrlTest} has the URLs refused the same way).
@@ -33,8 +35,8 @@ class NotifierUrlRequiredTest {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("quarkus.datasource.reactive.url", "postgresql://127.0.0.1:1/unreached",
-                    "quarkus.http.test-port", "0", "quarkus.management.test-port", "0");
+            return OwnApplication.withoutApiDocument(Map.of("quarkus.datasource.reactive.url", "postgresql://127.0.0.1:1/unreached",
+                    "quarkus.http.test-port", "0", "quarkus.management.test-port", "0"));
         }
     }
 

@@ -27,6 +27,7 @@ import dev.tickler.testing.Api;
 import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.Metrics;
 import dev.tickler.testing.NotifierStandIn.Reply;
+import dev.tickler.testing.OwnApplication;
 
 /** tickler.delivery.mode=poll: consume, claim and deliver through the push path's code, then ack. */
 @QuarkusTest
@@ -38,7 +39,7 @@ class PollModeTest {
     public static class Polling implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("tickler.delivery.mode", "poll", "tickler.delivery.poll-interval", "PT0.2S");
+            return OwnApplication.withoutApiDocument(Map.of("tickler.delivery.mode", "poll", "tickler.delivery.poll-interval", "PT0.2S"));
         }
     }
 

@@ -21,6 +21,7 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 
+import dev.tickler.testing.OwnApplication;
 import dev.tickler.testing.Ports;
 
 /**
@@ -44,6 +45,11 @@ class LocalRunTest {
         @Override
         public boolean disableGlobalTestResources() {
             return true;
+        }
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return OwnApplication.withoutApiDocument(Map.of());
         }
 
         @Override

@@ -13,6 +13,7 @@ public class TracingProfile implements QuarkusTestProfile {
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("quarkus.otel.sdk.disabled", "false", "quarkus.otel.bsp.schedule.delay", "PT0.02S");
+        return OwnApplication.withoutApiDocument(
+                Map.of("quarkus.otel.sdk.disabled", "false", "quarkus.otel.bsp.schedule.delay", "PT0.02S"));
     }
 }
