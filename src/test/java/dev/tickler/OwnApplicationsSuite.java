@@ -17,11 +17,10 @@ import org.junit.platform.suite.api.Suite;
 @IncludeClassNamePatterns(OwnApplicationsSuite.CLASSES)
 public class OwnApplicationsSuite {
 
-    static final String CLASSES = "dev\\.tickler\\.(admin\\.AdminTest"
-            + "|console\\.ConsoleOperatorKeysTest"
+    static final String CLASSES = "dev\\.tickler\\.(console\\.ConsoleOperatorKeysTest"
             + "|delivery\\.(DatabaseDownTest|NotifierUrlRequiredTest|PollModeTest|ShutdownTest|SignedPushTest)"
             + "|local\\.LocalRunTest"
-            + "|observability\\.(ManagementTest|ServingStartTest)"
+            + "|observability\\.ServingStartTest"
             + "|security\\.OperatorKeysTest"
             + "|sweep\\.(ScheduledReconcileTest|ScheduledSweepTest)"
             + "|tracing\\.QueueHopTracingTest)";

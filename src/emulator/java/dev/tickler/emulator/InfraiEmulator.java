@@ -103,6 +103,11 @@ public final class InfraiEmulator implements AutoCloseable {
         broker.subscribe(queue, url, secret);
     }
 
+    /** Ends every push subscription to the URL, on every queue: a test that subscribed a URL of its own cleans up. */
+    public void unsubscribePush(String url) {
+        broker.unsubscribe(url);
+    }
+
     /** Drops the injected publish errors not used yet, and the latency; queues and messages stay. */
     public void clearFaults() {
         publishFaults.clear();

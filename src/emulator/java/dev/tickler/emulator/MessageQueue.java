@@ -139,6 +139,10 @@ final class MessageQueue {
         return subscription;
     }
 
+    void unsubscribe(String url) {
+        subscriptions = subscriptions.stream().filter(subscription -> !subscription.url().equals(url)).toList();
+    }
+
     /** An unmodifiable snapshot, safe to use after the caller releases its lock. */
     List<Subscription> subscriptions() {
         return subscriptions;

@@ -40,6 +40,10 @@ final class QueueBroker {
         return queue(queue).subscribe(url, secret == null ? "" : secret, Instant.ofEpochMilli(now()));
     }
 
+    synchronized void unsubscribe(String url) {
+        queues.values().forEach(queue -> queue.unsubscribe(url));
+    }
+
     synchronized QueueStats stats(String queue) {
         return queue(queue).stats(now());
     }

@@ -14,29 +14,33 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 
-import dev.tickler.testing.FastGaugesProfile;
 import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.Ports;
 
 /** /v1/admin: the push subscription for a public base URL, and the queues beside the table. */
 @QuarkusTest
-@TestProfile(FastGaugesProfile.class)
 class AdminTest {
 
     @Test
     void subscribesEveryQueueToTheReceiverAtTheBaseUrl() {
-        // a base URL nothing listens on: the subscription is what is tested, not pushes to it
+        // a base URL nothing listens on: the subscription is what is tested, not pushes to it; while it lasts, every
+        // push of its queues fails, so it ends with the test, before the shared application's next test
         String baseUrl = "http://127.0.0.1:" + Ports.freePort() + "/";
+        String pushUrl = baseUrl + "q/push-token-2/reminders";
         int before = emulator().stats("sms-reminders").subscriptions();
+        try {
+            api().body(Map.of("base_url", baseUrl, "token", "push-token-2")).post("/v1/admin/push-subscriptions")
+                    .then()
+                    .statusCode(200)
+                    .body("queue", hasItems("user-reminders", "sms-reminders", InfraiEmulatorResource.PUSHED_QUEUE))
+                    .body("url[0]", equalTo(pushUrl));
 
-        api().body(Map.of("base_url", baseUrl, "token", "push-token-2")).post("/v1/admin/push-subscriptions").then()
-                .statusCode(200)
-                .body("queue", hasItems("user-reminders", "sms-reminders", InfraiEmulatorResource.PUSHED_QUEUE))
-                .body("url[0]", equalTo(baseUrl + "q/push-token-2/reminders"));
-
-        assertThat(emulator().stats("sms-reminders").subscriptions()).isEqualTo(before + 1);
+            assertThat(emulator().stats("sms-reminders").subscriptions()).isEqualTo(before + 1);
+        } finally {
+            emulator().unsubscribePush(pushUrl);
+        }
+        assertThat(emulator().stats("sms-reminders").subscriptions()).isEqualTo(before);
     }
 
     @Test
