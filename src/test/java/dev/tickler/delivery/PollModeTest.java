@@ -20,28 +20,20 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 import dev.tickler.testing.Api;
 import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.Metrics;
 import dev.tickler.testing.NotifierStandIn.Reply;
-import dev.tickler.testing.OwnApplication;
+import dev.tickler.testing.PollingAndSweepProfile;
 
 /** tickler.delivery.mode=poll: consume, claim and deliver through the push path's code, then ack. */
 @QuarkusTest
-@TestProfile(PollModeTest.Polling.class)
+@TestProfile(PollingAndSweepProfile.class)
 class PollModeTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(15);
-
-    public static class Polling implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return OwnApplication.withoutApiDocument(Map.of("tickler.delivery.mode", "poll", "tickler.delivery.poll-interval", "PT0.2S"));
-        }
-    }
 
     @Test
     void dueReminderIsConsumedDeliveredAndAcknowledged() {

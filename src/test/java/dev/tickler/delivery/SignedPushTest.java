@@ -11,31 +11,22 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HexFormat;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 
 import dev.tickler.testing.Api;
 import dev.tickler.testing.InfraiEmulatorResource;
-import dev.tickler.testing.OwnApplication;
+import dev.tickler.testing.SigningAndReconcileProfile;
 
 /** With tickler.push.signing-secret set, only bodies carrying their HMAC-SHA256 are taken. */
 @QuarkusTest
-@TestProfile(SignedPushTest.SigningOn.class)
+@TestProfile(SigningAndReconcileProfile.class)
 class SignedPushTest {
-
-    public static class SigningOn implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return OwnApplication.withoutApiDocument(Map.of("tickler.push.signing-secret", InfraiEmulatorResource.SIGNING_SECRET));
-        }
-    }
 
     @Test
     void signedPushFromTheQueueIsDelivered() {

@@ -8,31 +8,22 @@ import static org.hamcrest.Matchers.equalTo;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
 import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
-import dev.tickler.testing.OwnApplication;
+import dev.tickler.testing.PollingAndSweepProfile;
 
 /** With tickler.sweep.enabled the scheduler runs the sweep every tickler.sweep.every, without any call. */
 @QuarkusTest
-@TestProfile(ScheduledSweepTest.EverySecond.class)
+@TestProfile(PollingAndSweepProfile.class)
 class ScheduledSweepTest {
-
-    public static class EverySecond implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return OwnApplication.withoutApiDocument(Map.of("tickler.sweep.enabled", "true", "tickler.sweep.every", "1s"));
-        }
-    }
 
     @Inject
     Database database;

@@ -1,0 +1,20 @@
+package dev.tickler.testing;
+
+import java.util.Map;
+
+import io.quarkus.test.junit.QuarkusTestProfile;
+
+/**
+ * Pushes signed (tickler.push.signing-secret), and the reconcile pass on its own schedule every second while the
+ * sweep's stays hourly: one application for {@code SignedPushTest} and {@code ScheduledReconcileTest}, because every
+ * profile costs the suite a build and a start; a reconciled push comes back signed like any other.
+ */
+public class SigningAndReconcileProfile implements QuarkusTestProfile {
+
+    @Override
+    public Map<String, String> getConfigOverrides() {
+        return OwnApplication.withoutApiDocument(Map.of(
+                "tickler.push.signing-secret", InfraiEmulatorResource.SIGNING_SECRET,
+                "tickler.sweep.enabled", "true", "tickler.sweep.every", "1h", "tickler.reconcile.every", "1s"));
+    }
+}
