@@ -35,7 +35,8 @@ class NotifierUrlRequiredTest {
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            return OwnApplication.withoutApiDocument(Map.of("quarkus.datasource.reactive.url", "postgresql://127.0.0.1:1/unreached",
+            return OwnApplication.withoutApiDocument(Map.of(
+                    "quarkus.datasource.reactive.url", "postgresql://127.0.0.1:1/unreached",
                     "quarkus.http.test-port", "0", "quarkus.management.test-port", "0"));
         }
     }

@@ -6,32 +6,23 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.agroal.runtime.AgroalDataSourceUtil;
 import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 
-import dev.tickler.testing.OwnApplication;
+import dev.tickler.testing.TracingProfile;
 
 /**
  * A serving instance as production starts it, and as the suite runs it (no JDBC URL): it opens no JDBC pool, and it
  * calls nobody before its first request; the gauges' refresh, which asks the queue for its stats, starts with it.
  */
 @QuarkusTest
-@TestProfile(ServingStartTest.Serving.class)
+@TestProfile(TracingProfile.class)
 class ServingStartTest {
-
-    public static class Serving implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return OwnApplication.withoutApiDocument(Map.of("tickler.metrics.refresh", "1s"));
-        }
-    }
 
     @Test
     void aColdInstanceStartsNoJdbcPoolAndCallsNobodyBeforeItsFirstRequest() {
