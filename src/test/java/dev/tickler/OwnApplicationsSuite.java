@@ -18,7 +18,8 @@ import org.junit.platform.suite.api.Suite;
 public class OwnApplicationsSuite {
 
     static final String CLASSES = "dev\\.tickler\\.(console\\.ConsoleOperatorKeysTest"
-            + "|delivery\\.(DatabaseDownTest|NotifierUrlRequiredTest|PollModeTest|ShutdownTest|SignedPushTest)"
+            + "|delivery\\.(DatabaseDownTest|NotifierUrlRequiredTest|PollModeTest|ShutdownTest|SignedPushTest"
+            + "|SlowProviderTest)"
             + "|local\\.LocalRunTest"
             + "|observability\\.ServingStartTest"
             + "|security\\.OperatorKeysTest"

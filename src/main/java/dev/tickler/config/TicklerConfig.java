@@ -73,6 +73,11 @@ public interface TicklerConfig {
         @WithName("signature-header")
         @WithDefault("X-Infrai-Signature")
         String signatureHeader();
+
+        /** How far ahead of its next send time a queue message may claim a reminder; an earlier one is ignored. */
+        @WithName("early-tolerance")
+        @WithDefault("PT30S")
+        Duration earlyTolerance();
     }
 
     interface Delivery {

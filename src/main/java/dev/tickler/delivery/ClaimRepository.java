@@ -14,15 +14,19 @@ import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.opentelemetry.context.Context;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -32,6 +36,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.db.StatementBatcher;
 import dev.tickler.db.UnnestedStatement;
+import dev.tickler.quiethours.Deferrals;
 import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietHoursRepository;
 import dev.tickler.reminder.ReminderState;
@@ -51,7 +56,8 @@ public class ClaimRepository {
 
     /** With the user's quiet hours, read in the same statement: no round trip of its own on the hot path. */
     private static final String CLAIMED_COLUMNS = "id, version, handoff, attempts, user_id, channel, template, "
-            + "data, fire_at, tz, expires_at, lease_until, schedule_id, " + QuietHoursRepository.OF_REMINDER;
+            + "data, fire_at, " + Deferrals.DUE + " AS due_at, tz, expires_at, claimed_at, lease_until, schedule_id, "
+            + QuietHoursRepository.OF_REMINDER;
 
     /**
      * Who may claim: a row waiting for its message, or one whose claim has run out by {@code now}. A pending row is
@@ -63,24 +69,30 @@ public class ClaimRepository {
     }
 
     /**
-     * The push's claims, a batch in one statement ({@link UnnestedStatement}): per claim its id, version, new lease,
-     * time and transport. Public so that the acknowledge floor benchmark times this very statement.
+     * The queue's claims, a batch in one statement ({@link UnnestedStatement}): per claim its id, version, new lease,
+     * time, transport, the latest next send time it may claim (an early push claims nothing,
+     * docs/contract.md#push-receiver) and the queue's delivery count when known. Public so that the acknowledge floor
+     * benchmark times this very statement.
      */
     public static final String CLAIM = recording("UPDATE reminders SET state = " + DELIVERING.sql()
-            + ", lease_until = claim.new_lease, updated_at = claim.claimed_at"
-            + " FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::text[]) WITH ORDINALITY"
-            + " AS claim(claim_id, claim_version, new_lease, claimed_at, transport, " + UnnestedStatement.POSITION + ")"
-            + " WHERE id = claim.claim_id AND version = claim.claim_version" + claimable("claim.claimed_at")
-            + " RETURNING claim." + UnnestedStatement.POSITION + ", claim.claimed_at, claim.transport, " + CLAIMED_COLUMNS,
-            Event.of("changed.claimed_at", EventType.RECEIVED, "'transport'", "changed.transport"));
+            + ", lease_until = claim.new_lease, claimed_at = claim.claim_time, updated_at = claim.claim_time"
+            + " FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::text[],"
+            + " $6::timestamptz[], $7::int[]) WITH ORDINALITY AS claim(claim_id, claim_version, new_lease, claim_time,"
+            + " transport, due_by, delivery_count, " + UnnestedStatement.POSITION + ")"
+            + " WHERE id = claim.claim_id AND version = claim.claim_version" + claimable("claim.claim_time")
+            + " AND " + Deferrals.DUE + " <= claim.due_by"
+            + " RETURNING claim." + UnnestedStatement.POSITION + ", claim.transport, claim.delivery_count, "
+            + CLAIMED_COLUMNS,
+            Event.of("changed.claimed_at", EventType.RECEIVED, "'transport'", "changed.transport",
+                    "'delivery_count'", "changed.delivery_count"));
 
     /** The Java types of one claim's parameters, in the order of {@link #claim}. */
     public static final List<Class<?>> CLAIM_COLUMNS = List.of(Long.class, Integer.class, OffsetDateTime.class,
-            OffsetDateTime.class, String.class);
+            OffsetDateTime.class, String.class, OffsetDateTime.class, Integer.class);
 
     /** The reconciler's claim: the same, counted, and only while the poison guard ($5) allows one more. */
     private static final String TAKE_OVER = recording("UPDATE reminders SET state = " + DELIVERING.sql()
-            + ", lease_until = $3, updated_at = $4, takeovers = takeovers + 1"
+            + ", lease_until = $3, claimed_at = $4, updated_at = $4, takeovers = takeovers + 1"
             + " WHERE id = $1 AND version = $2 AND takeovers < $5" + claimable("$4")
             + " RETURNING " + CLAIMED_COLUMNS,
             Event.of("$4", EventType.RECONCILED, "'reason'", "$6::text"));
@@ -91,9 +103,12 @@ public class ClaimRepository {
             + " WHERE id = $1 AND version = $2 AND takeovers >= $4" + claimable("$3") + " RETURNING id",
             Event.of("$3", EventType.FAILED, "'error'", "$5::text"));
 
-    /** Every settling write names the claim it holds; a claim taken over by another instance changes nothing. */
+    /**
+     * Every settling write names the claim it holds (by when it was made: its lease is renewed, its start is not); a
+     * claim taken over by another instance changes nothing.
+     */
     private static final String HELD = " WHERE id = $1 AND version = $2 AND state = " + DELIVERING.sql()
-            + " AND lease_until = $3";
+            + " AND claimed_at = $3";
 
     /** The attempt event of a settling write: its number, status (as JSON text), latency, error, and when the answer came. */
     private static Event attempt(String number, String status, String latencyMillis, String error, String answeredAt) {
@@ -115,14 +130,14 @@ public class ClaimRepository {
             + ", sent_at = send.settled_at, attempts = send.attempt, last_error = NULL, lease_until = NULL,"
             + " updated_at = send.settled_at FROM unnest($1::bigint[], $2::int[], $3::timestamptz[],"
             + " $4::timestamptz[], $5::int[], $6::text[], $7::bigint[], $8::text[], $9::timestamptz[]) WITH ORDINALITY"
-            + " AS send(send_id, send_version, held_lease, settled_at, attempt, status, latency_ms, error, answered_at, "
+            + " AS send(send_id, send_version, held_claim, settled_at, attempt, status, latency_ms, error, answered_at, "
             + UnnestedStatement.POSITION + ")"
             + " WHERE id = send.send_id AND version = send.send_version"
             // the held claim in a form no index can serve, so that the only way in is the primary key: by this
             // condition the planner could walk the partial index of delivering rows, which under load holds
             // thousands its statistics do not know of (docs/delivery.md, "A planner trap")
             + " AND state IS NOT DISTINCT FROM " + DELIVERING.sql()
-            + " AND lease_until IS NOT DISTINCT FROM send.held_lease"
+            + " AND claimed_at IS NOT DISTINCT FROM send.held_claim"
             + " RETURNING send." + UnnestedStatement.POSITION + ", id, send.settled_at,"
             + " send.attempt, send.status, send.latency_ms, send.error, send.answered_at",
             attempt("changed.attempt", "changed.status", "changed.latency_ms", "changed.error", "changed.answered_at"),
@@ -141,16 +156,20 @@ public class ClaimRepository {
     private static final String RECORD_ATTEMPT = recording("UPDATE reminders SET attempts = $5, last_error = $8,"
             + " takeovers = 0, updated_at = $4" + HELD + " RETURNING id", attempt(5));
 
+    /**
+     * A retry that waits longer than this instance holds it: handed_off under the next hand-off number ($10) with its
+     * message ($11, or NULL when the queue did not take it), and its send time ($12), which the reconciler and the
+     * early-push guard read: a long Retry-After is kept, not cut short by the reconcile grace.
+     */
     private static final String HAND_BACK = recording("UPDATE reminders SET state = " + HANDED_OFF.sql()
-            + ", attempts = $5, last_error = $8, handoff = $10, message_id = $11, lease_until = NULL, takeovers = 0,"
-            + " updated_at = $4" + HELD + " RETURNING id", attempt(5));
-
-    private static final String RETRY_AFTER_LEASE = recording("UPDATE reminders SET attempts = $5, last_error = $8,"
-            + " lease_until = $10, takeovers = 0, updated_at = $4" + HELD + " RETURNING id", attempt(5));
+            + ", attempts = $5, last_error = $8, handoff = $10, message_id = coalesce($11, message_id),"
+            + " deferred_until = $12, lease_until = NULL, takeovers = 0, updated_at = $4" + HELD + " RETURNING id",
+            attempt(5));
 
     /**
      * Quiet hours at send time: back on the queue for the window's end ($4 hand-off number, $5 its message id, or
-     * NULL when the queue did not take it and the reconciler delivers it after the window), same version and send key.
+     * NULL when the queue did not take it and the reconciler delivers it), same version and send key. $6 is when the
+     * message comes back (the window's end, or the queue's ceiling when sooner); the event names the window's end.
      */
     private static final String DEFER = recording("UPDATE reminders SET state = " + HANDED_OFF.sql() + ", handoff = $4,"
             + " message_id = coalesce($5, message_id), deferred_until = $6, lease_until = NULL, takeovers = 0,"
@@ -164,6 +183,17 @@ public class ClaimRepository {
     private static final String MARK_EXPIRED_BECAUSE = recording("UPDATE reminders SET state = " + EXPIRED.sql() + ","
             + " lease_until = NULL, updated_at = $4" + HELD + " RETURNING id",
             Event.of("$4", EventType.EXPIRED, "'error'", "$5::text"));
+
+    /**
+     * Extends held claims' leases: only while the claim is the one this instance made (its claimed_at), never the
+     * row's state or history, so waiting is never an attempt. Primary-key access only, as for the sends.
+     */
+    private static final String RENEW_LEASES = "UPDATE reminders SET lease_until = $3"
+            + " FROM unnest($1::bigint[], $2::timestamptz[]) AS held(held_id, held_claim)"
+            + " WHERE id = held.held_id AND state IS NOT DISTINCT FROM " + DELIVERING.sql()
+            + " AND claimed_at IS NOT DISTINCT FROM held.held_claim RETURNING id";
+
+    private static final int RENEWALS_PER_STATEMENT = 1_000;
 
     private static final int MAX_BATCH = 100;
     private static final int MAX_BATCHES_IN_FLIGHT = 4;
@@ -182,10 +212,15 @@ public class ClaimRepository {
         this.sends = new StatementBatcher<>(markSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
     }
 
-    /** The claim of a queue message that came by the given transport (push or poll), with its received event. */
-    public Uni<Optional<ClaimedReminder>> claim(long id, int version, Instant now, Instant leaseUntil,
-            String transport) {
-        return claims.submit(Tuple.of(id, version, utc(leaseUntil), utc(now), transport));
+    /**
+     * The claim of a queue message that came by the given transport (push or poll), with its received event; empty
+     * when nothing was claimable, or when the reminder is not due by {@code dueBy} (an early message).
+     * {@code deliveryCount} is the queue's, null when it did not say.
+     */
+    public Uni<Optional<ClaimedReminder>> claim(long id, int version, Instant now, Instant leaseUntil, Instant dueBy,
+            String transport, Integer deliveryCount) {
+        return claims.submit(Tuple.of(id, version, utc(leaseUntil), utc(now), transport, utc(dueBy))
+                .addValue(deliveryCount));
     }
 
     /**
@@ -205,17 +240,41 @@ public class ClaimRepository {
                 .map(rows -> rows.rowCount() == 1);
     }
 
-    /** A row's state and version, to say why a message claimed nothing. */
-    public record RowState(ReminderState state, int version) {
+    /** A row's state, version and next send time, to say why a message claimed nothing. */
+    public record RowState(ReminderState state, int version, Instant dueAt) {
     }
 
-    /** The row's state and version; empty when there is no such row. */
+    /** The row's state, version and next send time; empty when there is no such row. */
     public Uni<Optional<RowState>> stateOf(long id) {
-        return pool.preparedQuery("SELECT state, version FROM reminders WHERE id = $1")
+        return pool.preparedQuery("SELECT state, version, " + Deferrals.DUE + " AS due_at FROM reminders WHERE id = $1")
                 .execute(Tuple.of(id))
                 .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next())
                         .map(row -> new RowState(WireNamed.fromWireName(ReminderState.class, row.getString("state")),
-                                row.getInteger("version"))));
+                                row.getInteger("version"), instant(row, "due_at"))));
+    }
+
+    /**
+     * Renews the leases of claims this instance holds, in one statement per {@value #RENEWALS_PER_STATEMENT}; answers
+     * the ids whose claim is still this instance's (the others were taken over and must not be sent).
+     */
+    public Uni<Set<Long>> renewLeases(List<ClaimedReminder> held, Instant until) {
+        Set<Long> renewed = new HashSet<>();
+        return Multi.createFrom().iterable(partition(held, RENEWALS_PER_STATEMENT))
+                .onItem().transformToUniAndConcatenate(part -> pool.preparedQuery(RENEW_LEASES).execute(Tuple.of(
+                        part.stream().map(ClaimedReminder::id).toArray(Long[]::new),
+                        part.stream().map(claim -> utc(claim.claimedAt())).toArray(OffsetDateTime[]::new),
+                        utc(until))))
+                .invoke(rows -> rows.forEach(row -> renewed.add(row.getLong("id"))))
+                .collect().last()
+                .replaceWith(renewed);
+    }
+
+    private static <T> List<List<T>> partition(List<T> all, int size) {
+        List<List<T>> parts = new ArrayList<>();
+        for (int from = 0; from < all.size(); from += size) {
+            parts.add(all.subList(from, Math.min(all.size(), from + size)));
+        }
+        return parts;
     }
 
     /**
@@ -242,22 +301,23 @@ public class ClaimRepository {
         return settle(RECORD_ATTEMPT, attempt.appendTo(held(claim, utc(now))));
     }
 
-    /** The retry is on the queue under a new hand-off number; the row waits for it as handed_off. */
-    public Uni<Boolean> handBack(ClaimedReminder claim, Attempt attempt, int handoff, String messageId, Instant now) {
-        return settle(HAND_BACK, attempt.appendTo(held(claim, utc(now))).addValue(handoff).addValue(messageId));
+    /**
+     * The retry waits for {@code retryAt} as handed_off under a new hand-off number: on the queue under messageId, or,
+     * when the queue did not take it (null), for the reconciler once retryAt and the grace have passed.
+     */
+    public Uni<Boolean> handBack(ClaimedReminder claim, Attempt attempt, int handoff, String messageId, Instant retryAt,
+            Instant now) {
+        return settle(HAND_BACK, attempt.appendTo(held(claim, utc(now))).addValue(handoff).addValue(messageId)
+                .addValue(utc(retryAt)));
     }
 
     /**
-     * The retry could not be put on the queue: the claim is kept but shortened to the retry time, so the
-     * reconciler delivers it again once the lease has run out.
+     * Inside the user's quiet hours: back to handed_off, due back at {@code dueAt} (the window's end {@code until}, or
+     * the queue's ceiling when sooner); messageId null when the queue refused.
      */
-    public Uni<Boolean> retryAfterLease(ClaimedReminder claim, Attempt attempt, Instant retryAt, Instant now) {
-        return settle(RETRY_AFTER_LEASE, attempt.appendTo(held(claim, utc(now))).addValue(utc(retryAt)));
-    }
-
-    /** Inside the user's quiet hours: back to handed_off until {@code until}; messageId null when the queue refused. */
-    public Uni<Boolean> defer(ClaimedReminder claim, int handoff, String messageId, Instant until, Instant now) {
-        return settle(DEFER, claim, handoff, messageId, utc(until), utc(now), until.toString());
+    public Uni<Boolean> defer(ClaimedReminder claim, int handoff, String messageId, Instant dueAt, Instant until,
+            Instant now) {
+        return settle(DEFER, claim, handoff, messageId, utc(dueAt), utc(now), until.toString());
     }
 
     /** Inside the user's quiet hours with the skip policy: never sent. */
@@ -292,7 +352,7 @@ public class ClaimRepository {
 
     /** The parameters of a settling write: the claim it holds ($1–$3), then the write's own values. */
     private static Tuple held(ClaimedReminder claim, Object... values) {
-        Tuple parameters = Tuple.of(claim.id(), claim.version(), utc(claim.leaseUntil()));
+        Tuple parameters = Tuple.of(claim.id(), claim.version(), utc(claim.claimedAt()));
         for (Object value : values) {
             parameters.addValue(value);
         }
@@ -309,8 +369,8 @@ public class ClaimRepository {
         return new ClaimedReminder(row.getLong("id"), row.getInteger("version"), row.getInteger("handoff"),
                 row.getInteger("attempts"), row.getString("user_id"), row.getString("channel"),
                 row.getString("template"), data == null ? Map.of() : data.getMap(),
-                instant(row, "fire_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "lease_until"),
-                row.getLong("schedule_id"), quietHours == null ? null : QuietHours.fromJson(quietHours),
+                instant(row, "fire_at"), instant(row, "due_at"), row.getString("tz"), instant(row, "expires_at"),
+                instant(row, "claimed_at"), new Lease(instant(row, "lease_until")), row.getLong("schedule_id"), quietHours == null ? null : QuietHours.fromJson(quietHours),
                 Context.root());
     }
 }

@@ -9,28 +9,29 @@ import dev.tickler.publish.ReminderKeys;
 import dev.tickler.quiethours.QuietHours;
 
 /**
- * A reminder this instance holds in {@code delivering}. {@code leaseUntil} is also the fencing token: every
- * later write names it, so a claim that expired and was taken over can no longer change the row. {@code scheduleId}
- * is null for a one-shot reminder. {@code quietHours} are its user's as the claim read them, null when there are none
+ * A reminder this instance holds in {@code delivering}. {@code claimedAt} is the fencing token: every later write
+ * names it, so a claim that expired and was taken over can no longer change the row; its {@link Lease} is renewed
+ * while the claim is held. {@code dueAt} is the send time it had: its fire_at, or later when a deferral or a
+ * retry moved it. {@code scheduleId} is null for a one-shot reminder. {@code quietHours} are its user's as the claim read them, null when there are none
  * or the reminder is urgent. {@code trace} is the trace its delivery belongs to (the push's, or the reconciler's
  * take-over), which its notifier calls and a retry's publish continue.
  */
 public record ClaimedReminder(long id, int version, int handoff, int attempts, String userId, String channel,
-        String template, Map<String, Object> data, Instant fireAt, String tz, Instant expiresAt, Instant leaseUntil,
-        Long scheduleId, QuietHours quietHours, Context trace) {
+        String template, Map<String, Object> data, Instant fireAt, Instant dueAt, String tz, Instant expiresAt, Instant claimedAt,
+        Lease lease, Long scheduleId, QuietHours quietHours, Context trace) {
 
     public String sendKey() {
         return ReminderKeys.sendKey(id, version);
     }
 
     public ClaimedReminder withAttempts(int attemptsMade) {
-        return new ClaimedReminder(id, version, handoff, attemptsMade, userId, channel, template, data, fireAt, tz,
-                expiresAt, leaseUntil, scheduleId, quietHours, trace);
+        return new ClaimedReminder(id, version, handoff, attemptsMade, userId, channel, template, data, fireAt, dueAt, tz,
+                expiresAt, claimedAt, lease, scheduleId, quietHours, trace);
     }
 
     /** The same claim when the trace does not change (tracing off): no copy on the push path. */
     public ClaimedReminder withTrace(Context deliveryTrace) {
         return deliveryTrace == trace ? this : new ClaimedReminder(id, version, handoff, attempts, userId, channel,
-                template, data, fireAt, tz, expiresAt, leaseUntil, scheduleId, quietHours, deliveryTrace);
+                template, data, fireAt, dueAt, tz, expiresAt, claimedAt, lease, scheduleId, quietHours, deliveryTrace);
     }
 }

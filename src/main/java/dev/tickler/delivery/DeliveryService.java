@@ -8,7 +8,6 @@ import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -57,7 +56,7 @@ public class DeliveryService {
 
     /** Why a message claimed nothing; its label names it in the push answer and in tickler_push_ignored_total. */
     public enum Ignored {
-        UNKNOWN, STALE, DUPLICATE, FINISHED;
+        UNKNOWN, STALE, DUPLICATE, FINISHED, EARLY;
 
         public String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -95,13 +94,18 @@ public class DeliveryService {
     private final NotifierThrottle throttle;
     private final Timer dispatchLag;
     private final Map<Ignored, Counter> ignoredPushes = new EnumMap<>(Ignored.class);
-    private final Map<Long, ClaimedReminder> held = new ConcurrentHashMap<>();
+    private final HeldDeliveries held;
+    private final Duration earlyTolerance;
+    private final Duration longestWait;
     private volatile boolean accepting = true;
 
-    public DeliveryService(ClaimRepository claims, OccurrenceFollowUp followUp, NotifierClient notifier,
-            ReminderPublisher publisher, Timeline timeline, ReminderTracing tracing, Clock clock, Pause pause,
-            Vertx vertx, MeterRegistry registry, TicklerConfig config) {
+    public DeliveryService(ClaimRepository claims, HeldDeliveries held, OccurrenceFollowUp followUp,
+            NotifierClient notifier, ReminderPublisher publisher, Timeline timeline, ReminderTracing tracing,
+            Clock clock, Pause pause, Vertx vertx, MeterRegistry registry, TicklerConfig config) {
         this.claims = claims;
+        this.held = held;
+        this.earlyTolerance = config.push().earlyTolerance();
+        this.longestWait = config.sweep().window();
         this.followUp = followUp;
         this.timeline = timeline;
         this.tracing = tracing;
@@ -141,21 +145,24 @@ public class DeliveryService {
                 .description("Sends a second this instance allows itself; learned from 429s, capped by "
                         + "tickler.notify.rate-limit, +Inf while unpaced")
                 .register(registry);
-        Gauge.builder("tickler.delivery.held", held, Map::size)
-                .description("Reminders claimed by this instance and not yet settled").register(registry);
     }
 
-    /** {@link #accept(ReminderMessage, Transport, Context)} in the trace the message carries. */
+    /** {@link #accept(ReminderMessage, Integer, Transport, Context)} in the trace the message carries. */
+    public Uni<Acceptance> accept(ReminderMessage message, Integer deliveryCount, Transport transport) {
+        return accept(message, deliveryCount, transport, tracing.extract(message.traceparent(), message.tracestate()));
+    }
+
     public Uni<Acceptance> accept(ReminderMessage message, Transport transport) {
-        return accept(message, transport, tracing.extract(message.traceparent(), message.tracestate()));
+        return accept(message, null, transport);
     }
 
     /**
      * Claims the message's reminder and starts its delivery, in the given trace (the push's span, or the one the
-     * message carries). Fails only when Postgres cannot be asked, so the caller can make the queue deliver the
-     * message again.
+     * message carries); {@code deliveryCount} is the queue's, null when it did not say. A message for a reminder that
+     * is not due yet claims nothing (docs/contract.md#push-receiver). Fails only when Postgres cannot be asked, so the
+     * caller can make the queue deliver the message again.
      */
-    public Uni<Acceptance> accept(ReminderMessage message, Transport transport, Context trace) {
+    public Uni<Acceptance> accept(ReminderMessage message, Integer deliveryCount, Transport transport, Context trace) {
         if (!accepting) {
             return Uni.createFrom().item(new Acceptance.Refused("shutting down"));
         }
@@ -164,11 +171,11 @@ public class DeliveryService {
         }
         Instant now = now();
         Span span = tracing.startClaim(trace, message.reminderId(), message.version(), transport.wireName());
-        Uni<Acceptance> claim = claims.claim(message.reminderId(), message.version(), now, now.plus(config.lease()),
-                        transport.wireName())
+        Uni<Acceptance> claim = claims.claim(message.reminderId(), message.version(), now, now.plus(held.lease()),
+                        now.plus(earlyTolerance), transport.wireName(), deliveryCount)
                 .chain(claimed -> claimed.isPresent()
                         ? Uni.createFrom().item(startDelivery(claimed.get().withTrace(trace)))
-                        : whyNotClaimed(message).map(Acceptance.NotClaimed::new));
+                        : whyNotClaimed(message, now).map(Acceptance.NotClaimed::new));
         if (tracing.enabled()) {
             claim = claim.onItemOrFailure().invoke((acceptance, failure) -> tracing.end(span, failure != null
                     ? "unavailable" : acceptance instanceof Acceptance.NotClaimed ignored ? ignored.reason().label()
@@ -188,7 +195,7 @@ public class DeliveryService {
         Span span = tracing.startTakeOver(message.traceparent(), message.reminderId(), message.version(),
                 reason.wireName());
         Context trace = tracing.within(Context.root(), span);
-        return detached(claims.takeOver(message.reminderId(), message.version(), now, now.plus(config.lease()),
+        return detached(claims.takeOver(message.reminderId(), message.version(), now, now.plus(held.lease()),
                         maxTakeovers, reason.wireName())
                 .chain(claimed -> claimed.isPresent()
                         ? Uni.createFrom().item(Optional.of(startDelivery(claimed.get().withTrace(trace))))
@@ -224,7 +231,7 @@ public class DeliveryService {
 
     /** The claims this instance still holds, for release at shutdown. */
     Map<Long, ClaimedReminder> held() {
-        return held;
+        return held.view();
     }
 
     /**
@@ -249,13 +256,13 @@ public class DeliveryService {
     }
 
     private Acceptance.Claimed startDeliveryInThisContext(ClaimedReminder claim) {
-        held.put(claim.id(), claim);
+        held.add(claim);
         Uni<Void> settled = deliver(claim)
                 .onFailure().invoke(failure -> LOG.errorf(failure,
                         "delivery of reminder %d could not be settled; its lease will run out and it is delivered again",
                         claim.id()))
                 .onFailure().recoverWithNull()
-                .onTermination().invoke(() -> held.remove(claim.id(), claim))
+                .onTermination().invoke(() -> held.remove(claim))
                 .memoize().indefinitely();
         settled.subscribe().with(ignored -> followUpIfScheduled(claim));
         return new Acceptance.Claimed(claim, settled);
@@ -273,7 +280,7 @@ public class DeliveryService {
     }
 
     /** Counts the reason, and writes it to the reminder's timeline when there is such a reminder. */
-    private Uni<Ignored> whyNotClaimed(ReminderMessage message) {
+    private Uni<Ignored> whyNotClaimed(ReminderMessage message, Instant claimedAt) {
         return claims.stateOf(message.reminderId()).map(row -> {
             Ignored reason;
             if (row.isEmpty()) {
@@ -282,8 +289,14 @@ public class DeliveryService {
                 reason = Ignored.STALE;
             } else {
                 ReminderState state = row.get().state();
-                reason = state == ReminderState.DELIVERING || state == ReminderState.SENT
-                        ? Ignored.DUPLICATE : Ignored.FINISHED;
+                if (state == ReminderState.PENDING || state == ReminderState.HANDED_OFF) {
+                    // claimable, so it was not due: the queue never delivers early, this one was forged or misrouted
+                    reason = row.get().dueAt().isAfter(claimedAt.plus(earlyTolerance)) ? Ignored.EARLY
+                            : Ignored.FINISHED;
+                } else {
+                    reason = state == ReminderState.DELIVERING || state == ReminderState.SENT
+                            ? Ignored.DUPLICATE : Ignored.FINISHED;
+                }
             }
             ignoredPushes.get(reason).increment();
             return reason;
@@ -319,14 +332,15 @@ public class DeliveryService {
      * cannot take it, the row still waits as deferred and the reconciler delivers it once the window is over.
      */
     private Uni<Void> defer(ClaimedReminder claim, QuietDecision.Deferred deferred, Instant now) {
-        return republish(claim, deferred.dueAt(now), Via.QUIET_HOURS)
+        Instant dueAt = deferred.dueAt(now);
+        return republish(claim, dueAt, Via.QUIET_HOURS)
                 .onFailure().recoverWithItem(publishFailure -> {
                     LOG.warnf("deferral of reminder %d could not be put on the queue (%s); the reconciler delivers it"
                             + " after the quiet window", claim.id(), publishFailure.getMessage());
                     return null;
                 })
                 .chain(messageId -> settleWith(claim,
-                        () -> claims.defer(claim, claim.handoff() + 1, messageId, deferred.until(), now)));
+                        () -> claims.defer(claim, claim.handoff() + 1, messageId, dueAt, deferred.until(), now)));
     }
 
     /**
@@ -337,14 +351,22 @@ public class DeliveryService {
         if (claim.expiresAt() != null && now().isAfter(claim.expiresAt())) {
             return settleWith(claim, () -> claims.markExpired(claim, now()));
         }
-        return throttle.send(() -> notifier.send(claim)).chain(outcome -> settle(claim, outcome));
+        // the lease is checked when the call is about to go out, after whatever wait for a slot or the pace
+        return throttle.send(() -> held.keepForSend(claim).chain(kept -> kept ? notifier.send(claim)
+                        : Uni.createFrom().item(NotifierOutcome.WITHHELD)))
+                .chain(outcome -> settle(claim, outcome));
     }
 
     private Uni<Void> settle(ClaimedReminder claim, NotifierOutcome outcome) {
+        if (outcome instanceof NotifierOutcome.Withheld) {
+            LOG.warnf("reminder %d (version %d) was not sent: its claim's lease could not be kept; whoever holds the"
+                    + " reminder now delivers it", claim.id(), claim.version());
+            return Uni.createFrom().voidItem();
+        }
         int attempts = claim.attempts() + 1;
         if (outcome instanceof NotifierOutcome.Delivered) {
             return settleWith(claim, () -> claims.markSent(claim, new Attempt(attempts, outcome, null, now()), now()))
-                    .invoke(() -> sideEffect(claim, () -> recordDispatchLag(claim.fireAt())));
+                    .invoke(() -> sideEffect(claim, () -> recordDispatchLag(claim.dueAt())));
         }
         if (outcome instanceof NotifierOutcome.Permanent permanent) {
             return settleWith(claim, () -> claims.markFailed(claim,
@@ -356,7 +378,8 @@ public class DeliveryService {
             return settleWith(claim, () -> claims.markFailed(claim, attempt,
                     retryable.error() + " (after " + attempts + " attempts)", now()));
         }
-        Duration wait = retryable.retryAfter() != null ? retryable.retryAfter() : retryPolicy.backoffAfter(attempts);
+        Duration wait = cappedAtTheWindow(retryable.retryAfter() != null ? retryable.retryAfter()
+                : retryPolicy.backoffAfter(attempts));
         if (wait.compareTo(config.inlineRetryMax()) <= 0) {
             return persistently(claim, () -> claims.recordAttempt(claim, attempt, now()))
                     .chain(kept -> kept ? pause.of(wait).chain(() -> attempt(claim.withAttempts(attempts)))
@@ -365,8 +388,14 @@ public class DeliveryService {
         return handBack(claim, attempt, wait);
     }
 
-    /** A settling write that ends this instance's part: made persistently, its loss logged. */
+    /** No wait, however long the provider asks for, goes beyond the sweep window (docs/contract.md#delivery-to-the-notifier). */
+    private Duration cappedAtTheWindow(Duration wait) {
+        return wait.compareTo(longestWait) > 0 ? longestWait : wait;
+    }
+
+    /** A settling write that ends this instance's part (its lease is no longer renewed): made persistently, its loss logged. */
     private Uni<Void> settleWith(ClaimedReminder claim, Supplier<Uni<Boolean>> write) {
+        claim.lease().settling();
         return persistently(claim, write).invoke(settled -> logLostClaim(claim, settled)).replaceWithVoid();
     }
 
@@ -380,7 +409,7 @@ public class DeliveryService {
 
     private Uni<Boolean> persistently(ClaimedReminder claim, Supplier<Uni<Boolean>> write, Duration wait) {
         return Uni.createFrom().<Boolean>deferred(write::get).onFailure().recoverWithUni(failure -> {
-            if (clock.instant().plus(wait).isAfter(claim.leaseUntil())) {
+            if (clock.instant().plus(wait).isAfter(claim.lease().until())) {
                 return Uni.createFrom().failure(failure);
             }
             LOG.warnf("settling reminder %d failed (%s); trying again in %d ms", claim.id(), failure.getMessage(),
@@ -409,22 +438,20 @@ public class DeliveryService {
 
     /**
      * A long wait is not held in memory: the retry goes back on the queue with that delay under the next hand-off
-     * number, so an instance scaled to zero meanwhile loses nothing. If the queue cannot take it, the claim's lease
-     * is cut to the retry time and the reconciler delivers it.
+     * number, so an instance scaled to zero meanwhile loses nothing, and the row records when it is due. If the queue
+     * cannot take it, the row still records that time and the reconciler delivers it once the time and the grace have
+     * passed.
      */
     private Uni<Void> handBack(ClaimedReminder claim, Attempt attempt, Duration wait) {
-        Duration delay = wait.compareTo(ReminderPublisher.QUEUE_CEILING) > 0 ? ReminderPublisher.QUEUE_CEILING : wait;
-        return republish(claim, now().plus(delay), Via.RETRY)
-                .chain(messageId -> persistently(claim,
-                        () -> claims.handBack(claim, attempt, claim.handoff() + 1, messageId, now())))
-                .onFailure().recoverWithUni(publishFailure -> {
-                    LOG.warnf("retry of reminder %d could not be put on the queue (%s); it waits for its lease to end",
-                            claim.id(), publishFailure.getMessage());
-                    return persistently(claim,
-                            () -> claims.retryAfterLease(claim, attempt, now().plus(wait), now()));
+        Instant retryAt = now().plus(wait);
+        return republish(claim, retryAt, Via.RETRY)
+                .onFailure().recoverWithItem(publishFailure -> {
+                    LOG.warnf("retry of reminder %d could not be put on the queue (%s); the reconciler delivers it"
+                            + " after %s", claim.id(), publishFailure.getMessage(), retryAt);
+                    return null;
                 })
-                .invoke(settled -> logLostClaim(claim, settled))
-                .replaceWithVoid();
+                .chain(messageId -> settleWith(claim,
+                        () -> claims.handBack(claim, attempt, claim.handoff() + 1, messageId, retryAt, now())));
     }
 
     /**
@@ -432,6 +459,7 @@ public class DeliveryService {
      * if the queue cannot take it, the lease ends now and the reconciler delivers it.
      */
     Uni<Void> release(ClaimedReminder claim) {
+        claim.lease().settling();
         return republish(claim, now(), Via.RELEASE)
                 .chain(messageId -> claims.release(claim, claim.handoff() + 1, messageId, now()))
                 .onFailure().recoverWithUni(publishFailure -> claims.endLease(claim, now()))

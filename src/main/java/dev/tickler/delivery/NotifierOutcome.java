@@ -35,6 +35,22 @@ sealed interface NotifierOutcome {
         }
     }
 
+    /** No call was made: the claim's lease could not be kept, so another delivery may hold the reminder now. */
+    record Withheld() implements NotifierOutcome {
+
+        @Override
+        public String statusJson() {
+            throw new IllegalStateException("a withheld send made no call and has no status");
+        }
+
+        @Override
+        public long latencyMillis() {
+            return 0;
+        }
+    }
+
+    NotifierOutcome WITHHELD = new Withheld();
+
     /** Any other status: retrying cannot help. */
     record Permanent(int status, String error, long latencyMillis) implements NotifierOutcome {
 

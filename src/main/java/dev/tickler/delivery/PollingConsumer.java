@@ -93,13 +93,13 @@ public class PollingConsumer {
     private Uni<Void> handle(String queue, ConsumedMessage item) {
         ReminderMessage message;
         try {
-            message = messages.parse(item.payload());
+            message = messages.parse(item.payload()).message();
         } catch (PushMessages.Unreadable e) {
             LOG.errorf("message %s on %s is not a Tickler message (%s); acknowledged and dropped", item.messageId(),
                     queue, e.getMessage());
             return ack(queue, item);
         }
-        return delivery.accept(message, Transport.POLL)
+        return delivery.accept(message, item.deliveryCount(), Transport.POLL)
                 .chain(acceptance -> {
                     if (acceptance instanceof Acceptance.Claimed claimed) {
                         return claimed.settled().chain(() -> ack(queue, item));

@@ -12,11 +12,16 @@ import dev.tickler.publish.ReminderMessage;
 
 /**
  * Reads a queue message in either shape the push receiver takes (docs/contract.md#push-receiver): the published body,
- * or an envelope holding it. Strictly: a body with anything after its JSON value, or a key given twice, is not a
- * message Tickler published. The ids are required; the W3C trace context beside them is taken when it is text and
- * ignored otherwise.
+ * or an envelope holding it (with the queue's {@code delivery_count} beside it, which the received event records).
+ * Strictly: a body with anything after its JSON value, or a key given twice, is not a message Tickler published. The
+ * ids are required; the W3C trace context beside them is taken when it is text and ignored otherwise, and so is a
+ * delivery count that is not a whole number.
  */
 final class PushMessages {
+
+    /** A message as it came from the queue: what Tickler published, and how often the queue has delivered it. */
+    record Incoming(ReminderMessage message, Integer deliveryCount) {
+    }
 
     /** The message is not one Tickler published; the detail says what is missing. */
     static final class Unreadable extends Exception {
@@ -32,7 +37,7 @@ final class PushMessages {
                 .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION);
     }
 
-    ReminderMessage parse(byte[] body) throws Unreadable {
+    Incoming parse(byte[] body) throws Unreadable {
         JsonNode root;
         try {
             root = reader.readTree(body);
@@ -42,8 +47,9 @@ final class PushMessages {
         return parse(root);
     }
 
-    ReminderMessage parse(JsonNode root) throws Unreadable {
+    Incoming parse(JsonNode root) throws Unreadable {
         JsonNode message = unwrap(root);
+        JsonNode count = message == root ? null : root.get("delivery_count");
         JsonNode id = message.get("reminder_id");
         if (id == null || !id.canConvertToLong() || !id.isIntegralNumber()) {
             throw new Unreadable("no integer reminder_id in the message");
@@ -52,8 +58,9 @@ final class PushMessages {
         if (version == null || !version.isIntegralNumber() || !version.canConvertToInt()) {
             throw new Unreadable("no integer version in the message");
         }
-        return new ReminderMessage(id.longValue(), version.intValue(), textOrNull(message, "traceparent"),
-                textOrNull(message, "tracestate"));
+        return new Incoming(new ReminderMessage(id.longValue(), version.intValue(), textOrNull(message, "traceparent"),
+                textOrNull(message, "tracestate")), count != null && count.isIntegralNumber() && count.canConvertToInt()
+                        ? count.intValue() : null);
     }
 
     /**

@@ -70,16 +70,18 @@ public class PushResource {
             return Uni.createFrom().item(problems.toResponse(Problem.of(ProblemType.BAD_SIGNATURE,
                     "the body's HMAC-SHA256 in " + signatureHeader + " is missing or does not match")));
         }
-        ReminderMessage message;
+        PushMessages.Incoming incoming;
         try {
-            message = messages.parse(body);
+            incoming = messages.parse(body);
         } catch (PushMessages.Unreadable e) {
             return Uni.createFrom().item(problems.toResponse(Problem.of(ProblemType.UNREADABLE_MESSAGE, e.getMessage())));
         }
+        ReminderMessage message = incoming.message();
         // the push's server span continues the trace the message carries; see ReminderTracing#startPush
         io.opentelemetry.context.Context carried = tracing.extract(message.traceparent(), message.tracestate());
         Span span = tracing.startPush(carried, message.reminderId(), message.version());
-        Uni<Response> answered = delivery.accept(message, Transport.PUSH, tracing.within(carried, span))
+        Uni<Response> answered = delivery.accept(message, incoming.deliveryCount(), Transport.PUSH,
+                        tracing.within(carried, span))
                 .map(this::answer)
                 .onFailure().recoverWithItem(failure -> {
                     LOG.warnf("push for reminder %d not claimed, Postgres did not answer: %s", message.reminderId(),

@@ -124,7 +124,8 @@ public class OperatorReminderRepository {
                 + sql.parameter(batchSize) + " FOR UPDATE SKIP LOCKED";
         String at = sql.parameter(utc(now));
         return new Statement(recording("UPDATE reminders SET state = " + PENDING.sql()
-                + ", handoff = handoff + 1, attempts = 0, takeovers = 0, last_error = NULL, message_id = NULL, updated_at = " + at
+                + ", handoff = handoff + 1, attempts = 0, takeovers = 0, last_error = NULL, message_id = NULL,"
+                + " deferred_until = " + at + ", updated_at = " + at
                 + " WHERE id = ANY(ARRAY(" + picked + ")) RETURNING " + ReminderRow.COLUMNS,
                 Event.of(at, EventType.REDRIVEN, "'by'", sql.parameter(by) + "::text")), sql.parameters());
     }

@@ -42,10 +42,12 @@ public class OverviewRepository {
 
     /** $1 now, $2 a day ago, $3 an hour ago, $4 the start of the current hour, $5 the end of the forecast. */
     static final String FIGURES = "WITH sends AS ("
-            + " SELECT sent_at, sent_at - fire_at AS lateness FROM reminders"
+            // lateness from fire_at (docs/contract.md#operator-api); dispatch lag from the send time the reminder had
+            + " SELECT sent_at, sent_at - fire_at AS lateness, sent_at - " + Deferrals.DUE + " AS dispatch_lag"
+            + " FROM reminders"
             + " WHERE state = " + SENT.sql() + " AND updated_at > $2 AND sent_at > $2 AND sent_at <= $1),"
             + " sends_summary AS (SELECT percentile_disc(ARRAY[0.5, 0.95, 0.99]::float8[])"
-            + " WITHIN GROUP (ORDER BY lateness) FILTER (WHERE sent_at > $3) AS lag, " + latenessCounts()
+            + " WITHIN GROUP (ORDER BY dispatch_lag) FILTER (WHERE sent_at > $3) AS lag, " + latenessCounts()
             + " FROM sends),"
             + " due_by_hour AS (SELECT floor(extract(epoch FROM fire_at - $4) / 3600)::int AS hour_index, count(*) AS due"
             + " FROM (" + waiting("fire_at >= $4 AND fire_at < $5", "fire_at") + ") AS waiting GROUP BY 1)"

@@ -42,10 +42,13 @@ public class QuietHandOffWrites {
             + " WHERE id = $1 AND version = $2 AND handoff = $3 AND state = " + PENDING.sql() + " RETURNING id",
             Event.of("$4", EventType.EXPIRED, "'error'", "$5::text"));
 
-    /** Published for the window's end: handed off, waiting for the queue until then. */
-    public Uni<Boolean> deferred(SqlClient client, long id, int version, int handoff, String messageId, Instant until,
-            Instant decidedAt) {
-        return execute(client, MARK_DEFERRED, Tuple.from(List.of(id, version, handoff, messageId, utc(until),
+    /**
+     * Published for the window's end: handed off, waiting for the queue until dueAt (the window's end {@code until},
+     * or the queue's ceiling when sooner), its next send time.
+     */
+    public Uni<Boolean> deferred(SqlClient client, long id, int version, int handoff, String messageId, Instant dueAt,
+            Instant until, Instant decidedAt) {
+        return execute(client, MARK_DEFERRED, Tuple.from(List.of(id, version, handoff, messageId, utc(dueAt),
                 utc(decidedAt), until.toString())));
     }
 

@@ -39,6 +39,12 @@ import dev.tickler.timeline.TimelineSql.Event;
 @ApplicationScoped
 public class RegistrationStore {
 
+    /**
+     * A reminder registered past its fire_at is due from its registration (quiethours.Deferrals): its lateness is the
+     * caller's, not dispatch lag.
+     */
+    private static final String DUE_FROM_REGISTRATION = "CASE WHEN %1$s < %2$s::timestamptz THEN %2$s::timestamptz END";
+
     /** The natural key names one-shot reminders only; a schedule's occurrences are named by their number. */
     private static final String NATURAL_KEY_TAKEN =
             " ON CONFLICT (user_id, template, fire_at) WHERE schedule_id IS NULL DO NOTHING";
@@ -48,8 +54,8 @@ public class RegistrationStore {
      * later sweep's publish or reconciler's take-over links its own trace to.
      */
     static final String INSERT = recording("INSERT INTO reminders (user_id, channel, template, fire_at, tz, data,"
-            + " expires_at, created_at, updated_at, urgent, trace_context)"
-            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $10, $11)"
+            + " expires_at, created_at, updated_at, urgent, trace_context, deferred_until)"
+            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8, $10, $11, " + DUE_FROM_REGISTRATION.formatted("$4", "$8") + ")"
             + NATURAL_KEY_TAKEN + " RETURNING " + ReminderRow.COLUMNS,
             Event.of("$8", EventType.REGISTERED, "'by'", "$9::text"));
 
@@ -65,8 +71,9 @@ public class RegistrationStore {
 
     /** A batch registration's rows in one statement, in the order given; a key taken, or repeated, inserts nothing. */
     private static final String INSERT_ALL = recording("INSERT INTO reminders (user_id, channel, template, fire_at,"
-            + " tz, data, expires_at, created_at, updated_at, urgent, trace_context)"
-            + " SELECT u, c, t, f, z, d::jsonb, e, $8, $8, g, $11 FROM unnest($1::text[], $2::text[], $3::text[],"
+            + " tz, data, expires_at, created_at, updated_at, urgent, trace_context, deferred_until)"
+            + " SELECT u, c, t, f, z, d::jsonb, e, $8, $8, g, $11, " + DUE_FROM_REGISTRATION.formatted("f", "$8")
+            + " FROM unnest($1::text[], $2::text[], $3::text[],"
             + " $4::timestamptz[], $5::text[], $6::text[], $7::timestamptz[], $10::boolean[])"
             + " WITH ORDINALITY AS i(u, c, t, f, z, d, e, g, n)"
             + " ORDER BY n" + NATURAL_KEY_TAKEN + " RETURNING " + ReminderRow.COLUMNS,

@@ -49,13 +49,15 @@ public class ReminderHandOff {
     private final RegistrationStore store;
     private final QuietHoursService quietHours;
     private final QuietHandOffWrites writes;
+    private final OccurrenceFollowUp followUp;
     private final Pool pool;
     private final Clock clock;
     private final Counter published;
     private final Counter publishFailures;
 
     public ReminderHandOff(ReminderPublisher publisher, RegistrationStore store, QuietHoursService quietHours,
-            QuietHandOffWrites writes, Pool pool, Clock clock, MeterRegistry registry) {
+            QuietHandOffWrites writes, OccurrenceFollowUp followUp, Pool pool, Clock clock, MeterRegistry registry) {
+        this.followUp = followUp;
         this.publisher = publisher;
         this.store = store;
         this.quietHours = quietHours;
@@ -154,11 +156,14 @@ public class ReminderHandOff {
                             reminder.channel().wireName(), deferred.dueAt(now), Via.QUIET_HOURS))
                     .invoke(() -> published.increment())
                     .chain(messageId -> writes.deferred(pool, reminder.id(), reminder.version(), reminder.handoff(),
-                            messageId, deferred.until(), now));
-        } else if (decision instanceof QuietDecision.Expired expired) {
-            written = writes.expired(pool, reminder.id(), reminder.version(), reminder.handoff(), expired.error(), now);
+                            messageId, deferred.dueAt(now), deferred.until(), now));
         } else {
-            written = writes.skipped(pool, reminder.id(), reminder.version(), reminder.handoff(), now);
+            written = (decision instanceof QuietDecision.Expired expired
+                    ? writes.expired(pool, reminder.id(), reminder.version(), reminder.handoff(), expired.error(), now)
+                    : writes.skipped(pool, reminder.id(), reminder.version(), reminder.handoff(), now))
+                    // an occurrence that ended here makes room for its schedule's next one, as every ending does
+                    .call(ended -> ended && reminder.scheduleId() != null
+                            ? followUp.occurrenceEnded(reminder.scheduleId()) : Uni.createFrom().voidItem());
         }
         return written.chain(() -> store.findById(reminder.id()).map(current -> current.orElse(reminder)))
                 .onFailure().recoverWithItem(failure -> {

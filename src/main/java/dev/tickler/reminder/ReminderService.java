@@ -159,6 +159,8 @@ public class ReminderService {
             reminder.takeovers = 0;
             reminder.lastError = null;
             reminder.messageId = null;
+            // due from the redrive, not from its fire_at: its lateness is by design, not dispatch lag
+            reminder.deferredUntil = now();
             reminder.state = ReminderState.PENDING;
             return event(reminder, EventType.REDRIVEN, "by", by);
         }).chain(row -> handOff.handOffIfDue(row, Via.REDRIVE));

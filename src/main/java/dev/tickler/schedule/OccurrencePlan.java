@@ -8,10 +8,6 @@ import java.util.Deque;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Spliterator;
-import java.util.Spliterators;
-import java.util.stream.Stream;
-import java.util.stream.StreamSupport;
 
 import dev.tickler.schedule.ScheduleRow.Position;
 import dev.tickler.schedule.recurrence.Occurrence;
@@ -79,6 +75,7 @@ public final class OccurrencePlan {
         long onlyCounted = 0;
         int scanned = 0;
         Occurrence lastMissed = null;
+        Occurrence lastCounted = null;
         boolean complete = true;
         while (occurrences.hasNext() && occurrences.peek().instant().isBefore(due)) {
             if (scanned == MAX_SCANNED || late.size() == MAX_LATE) {
@@ -93,18 +90,19 @@ public final class OccurrencePlan {
             } else {
                 recent.addLast(missed);
                 if (recent.size() > recentCapacity) {
-                    recent.removeFirst();
+                    lastCounted = recent.removeFirst();
                     onlyCounted++;
                 }
             }
         }
+        if (!complete && lastCounted != null) {
+            // the most recent missed ones are left for the next pass, so only the last pass records skips: the 100
+            // most recent of the whole catch-up, however many passes it takes
+            recent.clear();
+            lastMissed = lastCounted;
+        }
         if (catchUp == CatchUp.LATEST && !recent.isEmpty()) {
-            if (complete) {
-                late.add(recent.removeLast());
-            } else if (recent.size() > RECORDED_SKIPS) {
-                recent.removeFirst();
-                onlyCounted++;
-            }
+            late.add(recent.removeLast());
         }
         Position cursor = schedule.cursor();
         if (lastMissed != null) {
@@ -157,12 +155,25 @@ public final class OccurrencePlan {
         return Optional.of(last);
     }
 
-    /** The next occurrences at or after now, numbered as the schedule numbers them; the preview. */
-    public static Stream<Numbered> upcoming(ScheduleRow schedule, Instant now) {
+    /**
+     * The next {@code count} occurrences at or after now, numbered as the schedule numbers them; the preview. Empty
+     * when more than {@link #MAX_SCANNED} occurrences lie between the schedule's anchor and now (a schedule paused for
+     * long under a frequent rule), which no request expands.
+     */
+    public static Optional<List<Numbered>> upcoming(ScheduleRow schedule, Instant now, int count) {
         Instant due = dueFrom(now);
-        return stream(after(schedule.definition().recurrence(), schedule.anchor()))
-                .dropWhile(occurrence -> occurrence.instant().isBefore(due))
-                .map(occurrence -> numbered(schedule, occurrence));
+        Iterator<Occurrence> occurrences = after(schedule.definition().recurrence(), schedule.anchor());
+        List<Numbered> upcoming = new ArrayList<>(count);
+        int passed = 0;
+        while (upcoming.size() < count && occurrences.hasNext()) {
+            Occurrence occurrence = occurrences.next();
+            if (!occurrence.instant().isBefore(due)) {
+                upcoming.add(numbered(schedule, occurrence));
+            } else if (++passed > MAX_SCANNED) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(upcoming);
     }
 
     /** The last position from the anchor up to the cursor whose time has passed: the anchor moved on. */
@@ -182,10 +193,6 @@ public final class OccurrencePlan {
     private static Iterator<Occurrence> after(Recurrence recurrence, Position position) {
         return position.position() == 0 ? recurrence.iterator()
                 : recurrence.after(position.position(), position.wallTime()).iterator();
-    }
-
-    private static Stream<Occurrence> stream(Iterator<Occurrence> occurrences) {
-        return StreamSupport.stream(Spliterators.spliteratorUnknownSize(occurrences, Spliterator.ORDERED), false);
     }
 
     private static Position positionOf(Occurrence occurrence) {

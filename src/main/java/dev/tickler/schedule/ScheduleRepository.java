@@ -56,9 +56,10 @@ public class ScheduleRepository {
 
     /** Every occurrence of one top-up in one statement; one a concurrent top-up created already is left alone. */
     private static final String CREATE_OCCURRENCES = "INSERT INTO reminders (user_id, channel, template, fire_at, tz,"
-            + " data, expires_at, state, schedule_id, occurrence, created_at, updated_at)"
+            + " data, expires_at, state, schedule_id, occurrence, created_at, updated_at, deferred_until)"
             + " SELECT $1::text, $2::text, $3::text, o.f, $4::text, $5::jsonb, o.e, $6::text, $7::bigint, o.n,"
-            + " $8::timestamptz, $8::timestamptz"
+            // an occurrence created late (catch-up) is due from its creation: lateness by design, not dispatch lag
+            + " $8::timestamptz, $8::timestamptz, CASE WHEN o.f < $8::timestamptz THEN $8::timestamptz END"
             + " FROM unnest($9::timestamptz[], $10::timestamptz[], $11::int[]) AS o(f, e, n)"
             + " ON CONFLICT (schedule_id, occurrence) WHERE schedule_id IS NOT NULL DO NOTHING"
             + " RETURNING " + ReminderRow.COLUMNS;

@@ -46,11 +46,13 @@ public class ScheduleService {
 
     /**
      * Creates the schedule and its first occurrences; occurrences whose time already passed (a start in the past)
-     * are missed and its catch-up decides about them.
+     * are missed and its catch-up decides about them, up to {@link OccurrencePlan#MAX_SCANNED} of them.
      */
     public Uni<ScheduleRow> create(NewSchedule schedule, String by) {
-        requireOccurrences(schedule.definition().recurrence());
+        Recurrence recurrence = schedule.definition().recurrence();
+        requireOccurrences(recurrence);
         Instant now = now();
+        requireFewMissed(recurrence, now);
         return repository.inTransaction(connection -> repository.insert(connection, schedule, by, now)
                         .chain(created -> topUp.topUpLocked(connection, created, now)))
                 .chain(pass -> topUp.finish(pass, Via.API));
@@ -66,10 +68,16 @@ public class ScheduleService {
                 : new Page(rows.subList(0, limit), rows.get(limit - 1).id()));
     }
 
-    /** The next {@code count} occurrences from now, numbered as the schedule will number them; none once ended. */
+    /**
+     * The next {@code count} occurrences from now, numbered as the schedule will number them; none once ended. A
+     * schedule with more than {@link OccurrencePlan#MAX_SCANNED} occurrences between its last position and now (paused
+     * for long) is a 409: resuming it applies its catch-up, and then it can be previewed.
+     */
     public Uni<List<OccurrencePlan.Numbered>> preview(long id, int count) {
         return get(id).map(schedule -> schedule.state() == ScheduleState.ENDED ? List.of()
-                : OccurrencePlan.upcoming(schedule, now()).limit(count).toList());
+                : OccurrencePlan.upcoming(schedule, now(), count).orElseThrow(() -> ProblemException.conflict(
+                        "schedule " + id + " has more than " + OccurrencePlan.MAX_SCANNED + " occurrences between its"
+                                + " last position and now; resume it to apply its catch-up, then preview it")));
     }
 
     /**
@@ -88,9 +96,7 @@ public class ScheduleService {
             if (change.changesTiming()) {
                 Recurrence recurrence = definition.recurrence();
                 requireOccurrences(recurrence);
-                from = OccurrencePlan.lastBefore(recurrence, now).orElseThrow(() -> ProblemException.invalid("start",
-                        "the rule has more than " + OccurrencePlan.MAX_SCANNED + " occurrences between start and now;"
-                                + " choose a later start"));
+                from = requireFewMissed(recurrence, now);
             } else {
                 from = OccurrencePlan.rewound(schedule, now);
             }
@@ -166,6 +172,16 @@ public class ScheduleService {
 
     private static ScheduleTopUp.Pass done(ScheduleRow schedule) {
         return new ScheduleTopUp.Pass(schedule, List.of(), true);
+    }
+
+    /**
+     * The rule's last occurrence before now; a rule with more than {@link OccurrencePlan#MAX_SCANNED} of them between
+     * its start and now is refused, on creation as on a change (docs/contract.md#recurring-reminders).
+     */
+    private static Position requireFewMissed(Recurrence recurrence, Instant now) {
+        return OccurrencePlan.lastBefore(recurrence, now).orElseThrow(() -> ProblemException.invalid("start",
+                "the rule has more than " + OccurrencePlan.MAX_SCANNED + " occurrences between start and now;"
+                        + " choose a later start"));
     }
 
     /** A rule that never produces an occurrence (an UNTIL before the start, a start skipped in a gap and no match). */

@@ -14,6 +14,7 @@ import static dev.tickler.reminder.ReminderState.sqlList;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
@@ -55,14 +56,18 @@ public class SweepRepository {
      * registered with tracing off).
      */
     public record Parked(long id, int version, int handoff, String channel, Instant fireAt, Instant expiresAt,
-            QuietHours quietHours, String traceContext) {
+            QuietHours quietHours, String traceContext, Long scheduleId) {
     }
 
-    /** Reads only the partial index on pending rows: rows read ≈ rows handed off. */
-    static final String DUE_PARKED = "SELECT id, version, handoff, channel, fire_at, expires_at, trace_context, "
+    /**
+     * Reads only the partial index on pending rows, from the position the run's last batch ended at ($3, $4): rows
+     * read ≈ rows handed off, and a row whose publish failed is not read again by the same run.
+     */
+    static final String DUE_PARKED = "SELECT id, version, handoff, channel, fire_at, expires_at, trace_context,"
+            + " schedule_id, "
             + QuietHoursRepository.OF_REMINDER + " FROM reminders"
-            + " WHERE state = " + PENDING.sql() + " AND fire_at <= $1 ORDER BY fire_at LIMIT $2"
-            + " FOR UPDATE OF reminders SKIP LOCKED";
+            + " WHERE state = " + PENDING.sql() + " AND fire_at <= $1 AND (fire_at, id) > ($3, $4)"
+            + " ORDER BY fire_at, id LIMIT $2 FOR UPDATE OF reminders SKIP LOCKED";
 
     /** Two small partial indexes answer it (handed_off by fire_at, delivering by lease): cheap when all is well. */
     static final String OVERDUE = "SELECT id, version, state, trace_context FROM reminders"
@@ -72,7 +77,7 @@ public class SweepRepository {
 
     static final String EXPIRE_WAITING = recording("UPDATE reminders SET state = " + EXPIRED.sql() + ", updated_at = $1"
             + " WHERE expires_at IS NOT NULL AND expires_at < $1 AND state IN " + sqlList(PENDING, HANDED_OFF)
-            + " RETURNING id",
+            + " RETURNING id, schedule_id",
             Event.of("$1", EventType.EXPIRED));
 
     /** Finished reminders past their retention, oldest change first, a bounded batch in one short transaction. */
@@ -102,14 +107,28 @@ public class SweepRepository {
         return pool.withTransaction(work);
     }
 
-    public Uni<List<Parked>> lockDueParked(SqlConnection connection, Instant horizon, int batchSize) {
-        return connection.preparedQuery(DUE_PARKED).execute(Tuple.of(utc(horizon), batchSize)).map(rows -> {
+    /** Where a run's walk over the parked rows stands: the last row of its last batch. */
+    public record ParkedPosition(OffsetDateTime fireAt, long id) {
+
+        public static final ParkedPosition START = new ParkedPosition(OffsetDateTime.MIN, 0);
+
+        public static ParkedPosition of(Parked parked) {
+            return new ParkedPosition(utc(parked.fireAt()), parked.id());
+        }
+    }
+
+    /** The next batch of due parked rows after the given position, locked for this transaction. */
+    public Uni<List<Parked>> lockDueParked(SqlConnection connection, Instant horizon, ParkedPosition after,
+            int batchSize) {
+        Tuple parameters = Tuple.of(utc(horizon), batchSize, after.fireAt(), after.id());
+        return connection.preparedQuery(DUE_PARKED).execute(parameters).map(rows -> {
             List<Parked> parked = new ArrayList<>();
             for (Row row : rows) {
                 String quietHours = row.getString("quiet_hours");
                 parked.add(new Parked(row.getLong("id"), row.getInteger("version"), row.getInteger("handoff"),
                         row.getString("channel"), instant(row, "fire_at"), instant(row, "expires_at"),
-                        quietHours == null ? null : QuietHours.fromJson(quietHours), row.getString("trace_context")));
+                        quietHours == null ? null : QuietHours.fromJson(quietHours), row.getString("trace_context"),
+                        row.getLong("schedule_id")));
             }
             return parked;
         });
@@ -166,10 +185,17 @@ public class SweepRepository {
                 .map(RowSet::rowCount));
     }
 
-    /** Waiting reminders whose delivery window closed: expired, never sent late. */
-    public Uni<Integer> expireWaiting(Instant now) {
+    /**
+     * Waiting reminders whose delivery window closed: expired, never sent late. Answers the schedule id of each
+     * (null for a one-shot reminder), whose schedule makes room for the next occurrence.
+     */
+    public Uni<List<Long>> expireWaiting(Instant now) {
         return pool.preparedQuery(EXPIRE_WAITING)
                 .execute(Tuple.of(utc(now)))
-                .map(rows -> rows.rowCount());
+                .map(rows -> {
+                    List<Long> scheduleIds = new ArrayList<>();
+                    rows.forEach(row -> scheduleIds.add(row.getLong("schedule_id")));
+                    return scheduleIds;
+                });
     }
 }

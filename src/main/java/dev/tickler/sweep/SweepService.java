@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BiFunction;
 
@@ -33,6 +36,7 @@ import dev.tickler.quiethours.QuietHandOffWrites;
 import dev.tickler.quiethours.QuietHours;
 import dev.tickler.schedule.ScheduleTopUp;
 import dev.tickler.sweep.SweepRepository.Parked;
+import dev.tickler.sweep.SweepRepository.ParkedPosition;
 import dev.tickler.time.Pause;
 
 /**
@@ -46,6 +50,8 @@ public class SweepService {
     private static final Logger LOG = Logger.getLogger(SweepService.class);
     /** Overdue reminders claimed at once; their sends are bounded by the notifier's own concurrency. */
     private static final int TAKE_OVERS_IN_FLIGHT = 128;
+    /** Schedules topped up at once after their occurrences ended in a run. */
+    private static final int FOLLOW_UPS_IN_FLIGHT = 8;
     /** Rows deleted per retention transaction: a millisecond or two of the database's time. */
     static final int RETENTION_BATCH = 200;
     /**
@@ -107,10 +113,12 @@ public class SweepService {
         AtomicLong expired = new AtomicLong();
         AtomicLong deleted = new AtomicLong();
         AtomicLong toppedUp = new AtomicLong();
+        Set<Long> endedOccurrencesOf = ConcurrentHashMap.newKeySet();
         // expiry first: what can no longer be sent in time is neither handed off nor delivered again
-        return repository.expireWaiting(now())
-                .invoke(expired::set)
-                .chain(() -> handOffParked(deadline, handedOff, failedPublish))
+        return expireWaiting(expired, endedOccurrencesOf)
+                .chain(() -> handOffParked(ParkedPosition.START, deadline, handedOff, failedPublish,
+                        endedOccurrencesOf))
+                .chain(() -> followUp(endedOccurrencesOf))
                 .chain(() -> reconcile(deadline, reconciled))
                 // after expiry and reconcile, whose ends of occurrences the schedules have not followed up yet
                 .chain(() -> schedules.backstop(deadline).invoke(toppedUp::set))
@@ -135,8 +143,9 @@ public class SweepService {
         Instant deadline = started.plus(config.timeBudget());
         AtomicLong reconciled = new AtomicLong();
         AtomicLong expired = new AtomicLong();
-        return repository.expireWaiting(now())
-                .invoke(expired::set)
+        Set<Long> endedOccurrencesOf = ConcurrentHashMap.newKeySet();
+        return expireWaiting(expired, endedOccurrencesOf)
+                .chain(() -> followUp(endedOccurrencesOf))
                 .chain(() -> reconcile(deadline, reconciled))
                 .map(ignored -> {
                     ReconcileReport report = new ReconcileReport(reconciled.get(), expired.get(),
@@ -146,26 +155,71 @@ public class SweepService {
                 });
     }
 
-    /** Batch after batch until a batch comes back short (nothing left in the window) or the budget is spent. */
-    private Uni<Void> handOffParked(Instant deadline, AtomicLong handedOff, AtomicLong failedPublish) {
-        return repository.inTransaction(connection -> handOffBatch(connection, handedOff, failedPublish))
-                .chain(batchSize -> batchSize < config.batchSize() || clock.instant().isAfter(deadline)
-                        ? Uni.createFrom().voidItem()
-                        : handOffParked(deadline, handedOff, failedPublish));
+    /** Expires what can no longer be sent in time; notes the schedules whose occurrences it ended. */
+    private Uni<Void> expireWaiting(AtomicLong expired, Set<Long> endedOccurrencesOf) {
+        return repository.expireWaiting(now()).invoke(scheduleIds -> {
+            expired.set(scheduleIds.size());
+            scheduleIds.stream().filter(Objects::nonNull).forEach(endedOccurrencesOf::add);
+        }).replaceWithVoid();
     }
 
     /**
-     * Locks one batch, publishes it with bounded concurrency, marks what was published, and commits: the locks
-     * keep a racing sweep off these rows, and a row whose publish failed stays pending for the next run under the
-     * same publish key. Answers how many rows the batch held.
+     * An occurrence that ended in this run (expired, or skipped or expired by quiet hours at hand-off) makes room for
+     * its schedule's next one, after the run's own writes are committed; a follow-up never fails the run.
      */
-    private Uni<Integer> handOffBatch(SqlConnection connection, AtomicLong handedOff, AtomicLong failedPublish) {
+    private Uni<Void> followUp(Set<Long> endedOccurrencesOf) {
+        if (endedOccurrencesOf.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Multi.createFrom().iterable(List.copyOf(endedOccurrencesOf))
+                .onItem().transformToUni(schedules::occurrenceEnded).merge(FOLLOW_UPS_IN_FLIGHT)
+                .collect().last().replaceWithVoid();
+    }
+
+    /** One batch of the hand-off: how many rows it held, how many publishes failed, and where it ended. */
+    private record Batch(int size, int failedPublishes, ParkedPosition last) {
+    }
+
+    /**
+     * Batch after batch, each after the last one's final row, until a batch comes back short (nothing left in the
+     * window) or the budget is spent: a row whose publish failed waits for the next run, and the rows behind it are
+     * still handed off (docs/contract.md#sweep-and-reconcile). A full batch whose every publish failed means the
+     * queue is down: the run stops there instead of trying every parked row once against it.
+     */
+    private Uni<Void> handOffParked(ParkedPosition after, Instant deadline, AtomicLong handedOff,
+            AtomicLong failedPublish, Set<Long> endedOccurrencesOf) {
+        return repository.inTransaction(connection -> handOffBatch(connection, after, handedOff, failedPublish,
+                        endedOccurrencesOf))
+                .chain(batch -> {
+                    if (batch.size() < config.batchSize() || clock.instant().isAfter(deadline)) {
+                        return Uni.createFrom().voidItem();
+                    }
+                    if (batch.failedPublishes() == batch.size()) {
+                        LOG.warnf("sweep stopped handing off: all %d publishes of a batch failed; the rest wait for"
+                                + " the next run", batch.size());
+                        return Uni.createFrom().voidItem();
+                    }
+                    return handOffParked(batch.last(), deadline, handedOff, failedPublish, endedOccurrencesOf);
+                });
+    }
+
+    /**
+     * Locks one batch after the given position, publishes it with bounded concurrency, marks what was published, and
+     * commits: the locks keep a racing sweep off these rows, and a row whose publish failed stays pending for the
+     * next run under the same publish key.
+     */
+    private Uni<Batch> handOffBatch(SqlConnection connection, ParkedPosition after, AtomicLong handedOff,
+            AtomicLong failedPublish, Set<Long> endedOccurrencesOf) {
         Instant now = now();
-        return repository.lockDueParked(connection, now.plus(config.window()), config.batchSize())
+        return repository.lockDueParked(connection, now.plus(config.window()), after, config.batchSize())
                 // each publish starts a trace of its own, linked to the registration's, whoever runs the sweep
-                .chain(batch -> publishAndMark(connection, batch, now, failedPublish)
-                        .invoke(handedOff::addAndGet)
-                        .replaceWith(batch.size()));
+                .chain(batch -> {
+                    long failedBefore = failedPublish.get();
+                    return publishAndMark(connection, batch, now, failedPublish, endedOccurrencesOf)
+                            .invoke(handedOff::addAndGet)
+                            .map(marked -> new Batch(batch.size(), (int) (failedPublish.get() - failedBefore),
+                                    batch.isEmpty() ? after : ParkedPosition.of(batch.get(batch.size() - 1))));
+                });
     }
 
     /**
@@ -174,7 +228,7 @@ public class SweepService {
      * the window outlasts it. Answers how many were handed off, deferred ones included.
      */
     private Uni<Integer> publishAndMark(SqlConnection connection, List<Parked> batch, Instant now,
-            AtomicLong failedPublish) {
+            AtomicLong failedPublish, Set<Long> endedOccurrencesOf) {
         Map<Long, Parked> byId = new HashMap<>();
         Map<Long, QuietDecision> decisions = new HashMap<>();
         List<Publication> publications = new ArrayList<>();
@@ -205,7 +259,7 @@ public class SweepService {
                 } else if (decisions.get(id) instanceof QuietDecision.Deferred deferred) {
                     Parked parked = byId.get(id);
                     deferrals.add(quietHandOffs.deferred(connection, id, parked.version(), parked.handoff(),
-                            outcome.messageId(), deferred.until(), now));
+                            outcome.messageId(), deferred.dueAt(now), deferred.until(), now));
                 } else {
                     ids.add(id);
                     messageIds.add(outcome.messageId());
@@ -213,11 +267,19 @@ public class SweepService {
             }
             for (Parked parked : batch) {
                 QuietDecision decision = decisions.get(parked.id());
+                Uni<Boolean> ending = null;
                 if (decision instanceof QuietDecision.Skipped) {
-                    endings.add(quietHandOffs.skipped(connection, parked.id(), parked.version(), parked.handoff(), now));
+                    ending = quietHandOffs.skipped(connection, parked.id(), parked.version(), parked.handoff(), now);
                 } else if (decision instanceof QuietDecision.Expired expired) {
-                    endings.add(quietHandOffs.expired(connection, parked.id(), parked.version(), parked.handoff(),
-                            expired.error(), now));
+                    ending = quietHandOffs.expired(connection, parked.id(), parked.version(), parked.handoff(),
+                            expired.error(), now);
+                }
+                if (ending != null) {
+                    endings.add(ending.invoke(ended -> {
+                        if (ended && parked.scheduleId() != null) {
+                            endedOccurrencesOf.add(parked.scheduleId());
+                        }
+                    }));
                 }
             }
             return repository.markHandedOff(connection, ids, messageIds, now)

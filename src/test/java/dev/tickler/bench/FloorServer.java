@@ -42,7 +42,8 @@ public final class FloorServer {
                     pool.preparedQuery(ClaimRepository.CLAIM)
                             .execute(UnnestedStatement.arraysOf(List.of(io.vertx.mutiny.sqlclient.Tuple.of(
                                     message.getLong("reminder_id"), message.getInteger("version"), now.plusMinutes(5),
-                                    now, "push")), ClaimRepository.CLAIM_COLUMNS).getDelegate())
+                                    now, "push", now.plusSeconds(30)).addValue(null)), ClaimRepository.CLAIM_COLUMNS)
+                                    .getDelegate())
                             .onComplete(rows -> answer(request, rows.succeeded() && rows.result().size() == 1 ? 200 : 409));
                 }))
                 .listen(port, "127.0.0.1").toCompletionStage().toCompletableFuture().join();

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 import jakarta.inject.Inject;
@@ -44,7 +45,7 @@ class ClaimBatchStatementTest {
         long first = ids.get(0);
         long second = ids.get(1);
         long wrongVersion = ids.get(2);
-        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
 
         List<Long> claimed = UnnestedStatement.of(pool, ClaimRepository.CLAIM, ClaimRepository.CLAIM_COLUMNS,
                 row -> row.getLong("id"), null).apply(List.of(
@@ -68,12 +69,12 @@ class ClaimBatchStatementTest {
         List<Long> ids = database.insertParked(Api.newUser(), 2, Instant.now().minusSeconds(5));
         long held = ids.get(0);
         long takenOver = ids.get(1);
-        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
         UnnestedStatement.of(pool, ClaimRepository.CLAIM, ClaimRepository.CLAIM_COLUMNS, row -> true, false)
                 .apply(List.of(claim(held, 0, now), claim(takenOver, 0, now))).await().atMost(Duration.ofSeconds(10));
 
         List<Boolean> settled = UnnestedStatement.of(pool, ClaimRepository.MARK_SENT, ClaimRepository.SEND_COLUMNS,
-                row -> true, false).apply(List.of(send(held, LEASE, now), send(takenOver, LEASE.plusSeconds(1), now)))
+                row -> true, false).apply(List.of(send(held, now, now), send(takenOver, now.plusSeconds(1), now)))
                 .await().atMost(Duration.ofSeconds(10));
 
         assertThat(settled).containsExactly(true, false);
@@ -95,9 +96,9 @@ class ClaimBatchStatementTest {
             database.execute("ANALYZE reminders");
             database.execute("UPDATE reminders SET state = 'delivering', lease_until = $1 WHERE id = ANY($2)", LEASE,
                     ids.subList(0, 5_000).toArray(new Long[0]));
-            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
+            OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
             List<Tuple> claims = ids.subList(10_000, 10_100).stream().map(id -> claim(id, 0, now)).toList();
-            List<Tuple> sends = ids.subList(0, 100).stream().map(id -> send(id, LEASE, now)).toList();
+            List<Tuple> sends = ids.subList(0, 100).stream().map(id -> send(id, now, now)).toList();
 
             assertReachesRemindersThroughThePrimaryKeyOnly(ClaimRepository.CLAIM, ClaimRepository.CLAIM_COLUMNS, claims);
             assertReachesRemindersThroughThePrimaryKeyOnly(ClaimRepository.MARK_SENT, ClaimRepository.SEND_COLUMNS, sends);
@@ -125,11 +126,12 @@ class ClaimBatchStatementTest {
     }
 
     private static Tuple claim(long id, int version, OffsetDateTime now) {
-        return Tuple.of(id, version, LEASE, now, "push");
+        return Tuple.of(id, version, LEASE, now, "push", now.plusSeconds(30)).addValue(null);
     }
 
-    private static Tuple send(long id, OffsetDateTime lease, OffsetDateTime now) {
-        return Tuple.tuple().addValue(id).addValue(0).addValue(lease).addValue(now).addValue(1).addValue("200")
+    /** A send settling the claim made at {@code claimedAt}. */
+    private static Tuple send(long id, OffsetDateTime claimedAt, OffsetDateTime now) {
+        return Tuple.tuple().addValue(id).addValue(0).addValue(claimedAt).addValue(now).addValue(1).addValue("200")
                 .addValue(12L).addValue(null).addValue(now);
     }
 }

@@ -87,7 +87,7 @@ class DeliveryTest {
 
     @Test
     void twoIdenticalPushesAtTheSameMomentSendOnce() throws Exception {
-        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(1)));
+        Map<String, Object> body = reminderAt(Instant.now());
         long id = createdId(body);
 
         List<String> outcomes = pushAllAtOnce(List.of(id, id));
@@ -103,7 +103,7 @@ class DeliveryTest {
         List<Map<String, Object>> reminders = new ArrayList<>();
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < 30; i++) {
-            Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(1)));
+            Map<String, Object> body = reminderAt(Instant.now());
             reminders.add(body);
             ids.add(createdId(body));
         }
@@ -127,7 +127,7 @@ class DeliveryTest {
 
     @Test
     void cancelledAfterHandOffIsAcknowledgedAndNotSent() {
-        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(1)));
+        Map<String, Object> body = reminderAt(Instant.now());
         long id = createdId(body);
         api().delete("/v1/reminders/" + id).then().statusCode(200);
 
@@ -202,7 +202,7 @@ class DeliveryTest {
 
     @Test
     void acknowledgementComesBeforeTheNotifierAnswers() {
-        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(1)));
+        Map<String, Object> body = reminderAt(Instant.now());
         String user = (String) body.get("user_id");
         notifier().script(user, Reply.okAfter(Duration.ofSeconds(1)));
         long id = createdId(body);

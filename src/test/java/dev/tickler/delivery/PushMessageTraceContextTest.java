@@ -46,7 +46,7 @@ class PushMessageTraceContextTest {
     }
 
     private ReminderMessage parse(String json) throws PushMessages.Unreadable {
-        return messages.parse(json.getBytes(StandardCharsets.UTF_8));
+        return messages.parse(json.getBytes(StandardCharsets.UTF_8)).message();
     }
 
     private static ObjectMapper strictMapper() {

@@ -96,7 +96,7 @@ class PushMessagesTest {
     void theSameMessageReadsTheSameFromBytesAndFromATree() throws Exception {
         String json = "{\"payload\": \"{\\\"reminder_id\\\": 7, \\\"version\\\": 0}\"}";
 
-        assertThat(MESSAGES.parse(MAPPER.readTree(json))).isEqualTo(new ReminderMessage(7, 0));
+        assertThat(MESSAGES.parse(MAPPER.readTree(json)).message()).isEqualTo(new ReminderMessage(7, 0));
         assertThat(parse(json)).isEqualTo(new ReminderMessage(7, 0));
     }
 
@@ -181,7 +181,23 @@ class PushMessagesTest {
     }
 
     private static ReminderMessage parse(String json) throws PushMessages.Unreadable {
-        return MESSAGES.parse(json.getBytes(StandardCharsets.UTF_8));
+        return MESSAGES.parse(json.getBytes(StandardCharsets.UTF_8)).message();
+    }
+
+    @Test
+    void theEnvelopesDeliveryCountIsReadBesideTheMessage() throws Exception {
+        byte[] envelope = "{\"message_id\": \"m1\", \"delivery_count\": 3, \"payload\": {\"reminder_id\": 7, \"version\": 0}}"
+                .getBytes(StandardCharsets.UTF_8);
+
+        assertThat(MESSAGES.parse(envelope)).isEqualTo(new PushMessages.Incoming(new ReminderMessage(7, 0), 3));
+    }
+
+    @Test
+    void aDeliveryCountIsOnlyTheEnvelopesAndOnlyAWholeNumber() throws Exception {
+        assertThat(MESSAGES.parse("{\"reminder_id\": 7, \"version\": 0, \"delivery_count\": 3}"
+                .getBytes(StandardCharsets.UTF_8)).deliveryCount()).isNull();
+        assertThat(MESSAGES.parse("{\"delivery_count\": \"3\", \"body\": {\"reminder_id\": 7, \"version\": 0}}"
+                .getBytes(StandardCharsets.UTF_8)).deliveryCount()).isNull();
     }
 
     private static void assertRefused(String json, String detail) {

@@ -135,7 +135,7 @@ class PushReceiverTest {
 
     /** A reminder on the email queue, which has no push subscription: only the test's own pushes reach it. */
     private static long handedOffReminder() {
-        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(1)));
+        Map<String, Object> body = reminderAt(Instant.now());
         long id = createdId(body);
         Api.get(id).body("state", equalTo("handed_off"));
         return id;

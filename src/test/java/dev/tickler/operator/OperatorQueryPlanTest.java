@@ -48,7 +48,7 @@ class OperatorQueryPlanTest {
                     overview.executionMillis(), overview.indexes());
             assertThat(overview.nodeTypes()).doesNotContain("Seq Scan");
             assertThat(overview.indexes()).contains("reminders_finished_updated_at_idx",
-                    "reminders_pending_fire_at_idx", "reminders_handed_off_fire_at_idx");
+                    "reminders_pending_fire_at_id_idx", "reminders_handed_off_fire_at_idx");
 
             ListPosition somewhere = new ListPosition(now, 1);
             for (OperatorReminderRepository.Statement statement : new OperatorReminderRepository.Statement[] {

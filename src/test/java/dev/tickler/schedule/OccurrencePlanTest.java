@@ -110,8 +110,8 @@ class OccurrencePlanTest {
         assertThat(back).isEqualTo(Position.BEFORE_FIRST);
         assertThat(numbers(again.toSend())).containsExactly(3, 4);
         assertThat(again.toSend().get(0).occurrence().instant()).isEqualTo(Instant.parse("2026-12-05T09:00:00Z"));
-        assertThat(OccurrencePlan.upcoming(after(rewound, again), NOW).limit(3).map(OccurrencePlan.Numbered::number))
-                .containsExactly(3, 4, 5);
+        assertThat(OccurrencePlan.upcoming(after(rewound, again), NOW, 3).orElseThrow())
+                .extracting(OccurrencePlan.Numbered::number).containsExactly(3, 4, 5);
     }
 
     @Test
@@ -123,5 +123,40 @@ class OccurrencePlanTest {
         OccurrencePlan.Plan last = OccurrencePlan.topUp(after(schedule, first), 1, NOW);
         assertThat(numbers(last.toSend())).containsExactly(3);
         assertThat(last.exhausted()).isTrue();
+    }
+
+    @Test
+    void aCatchUpOfManyPassesRecordsTheHundredMostRecentSkipsInItsLastPassOnly() {
+        // every minute from 1 November to NOW: 43,920 missed, more than two passes of 20,000 examine
+        String everyMinute = "FREQ=DAILY;BYHOUR=" + range(0, 23) + ";BYMINUTE=" + range(0, 59);
+        ScheduleRow schedule = daily("2026-11-01T00:00", everyMinute, CatchUp.LATEST);
+        long missed = 30L * 24 * 60 + 12 * 60;
+
+        OccurrencePlan.Plan pass = OccurrencePlan.topUp(schedule, 0, NOW);
+        int passes = 1;
+        long skipped = pass.skipped();
+        while (!pass.complete()) {
+            assertThat(pass.toSkip()).isEmpty();
+            assertThat(pass.toSend()).isEmpty();
+            schedule = after(schedule, pass);
+            pass = OccurrencePlan.topUp(schedule, 0, NOW);
+            passes++;
+            skipped += pass.skipped();
+        }
+
+        assertThat(passes).isGreaterThan(2);
+        assertThat(pass.toSkip()).hasSize(OccurrencePlan.RECORDED_SKIPS);
+        assertThat(skipped).isEqualTo(missed - 1);
+        // the recorded skips are the hundred right before the one sent late, which is the most recent missed one
+        List<Integer> recorded = numbers(pass.toSkip());
+        int late = pass.toSend().get(0).number();
+        assertThat(late).isEqualTo((int) missed);
+        assertThat(recorded).containsExactlyElementsOf(
+                java.util.stream.IntStream.range(late - 100, late).boxed().toList());
+    }
+
+    private static String range(int from, int to) {
+        return java.util.stream.IntStream.rangeClosed(from, to).mapToObj(Integer::toString)
+                .collect(java.util.stream.Collectors.joining(","));
     }
 }

@@ -23,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import io.quarkus.test.junit.QuarkusTest;
 
 import dev.tickler.testing.Api;
+import dev.tickler.testing.Database;
 import dev.tickler.testing.MovableClock;
 
 /**
@@ -32,8 +33,22 @@ import dev.tickler.testing.MovableClock;
 @QuarkusTest
 class ScheduleCatchUpTest {
 
+    /** Every five minutes of every day: 288 occurrences a day. */
+    private static final String EVERY_FIVE_MINUTES = "FREQ=DAILY;BYHOUR=" + numbers(0, 23, 1) + ";BYMINUTE="
+            + numbers(0, 55, 5);
+    private static final String EVERY_MINUTE = "FREQ=DAILY;BYHOUR=" + numbers(0, 23, 1) + ";BYMINUTE="
+            + numbers(0, 59, 1);
+
     @Inject
     MovableClock clock;
+
+    @Inject
+    Database database;
+
+    private static String numbers(int from, int to, int step) {
+        return java.util.stream.IntStream.iterate(from, n -> n <= to, n -> n + step).mapToObj(Integer::toString)
+                .collect(java.util.stream.Collectors.joining(","));
+    }
 
     private final Schedules.Created created = new Schedules.Created();
 
@@ -149,5 +164,47 @@ class ScheduleCatchUpTest {
         assertThat(occurrences.subList(2, 6)).extracting(item -> item.get("fire_at")).containsExactly(
                 "2026-12-02T09:00:00Z", "2026-12-03T09:00:00Z", "2026-12-04T09:00:00Z", "2026-12-05T09:00:00Z");
         assertThat(Instant.parse((String) occurrences.get(5).get("fire_at"))).isAfter(clock.instant());
+    }
+    @Test
+    void creationWithMoreThanTwentyThousandMissedOccurrencesIsRefusedNamingStart() {
+        // every five minutes for the 80 days before 1 December: 23,040 missed
+        Map<String, Object> body = schedule("2026-09-12T12:00", "UTC", EVERY_FIVE_MINUTES);
+        Schedules.create(body).statusCode(400).body("errors[0].field", equalTo("start"));
+        // every minute since 1970: 29.7 million, refused after looking at 20,001 of them
+        Schedules.create(schedule("1970-01-01T00:00", "UTC", EVERY_MINUTE)).statusCode(400)
+                .body("errors[0].field", equalTo("start"));
+        assertThat(database.count("SELECT count(*) FROM schedules WHERE user_id = $1", body.get("user_id"))).isZero();
+    }
+
+    @Test
+    void aCatchUpOfManyPassesRecordsOnlyTheHundredMostRecentSkips() {
+        Map<String, Object> body = schedule("2026-12-01T12:05", "UTC", EVERY_FIVE_MINUTES);
+        long id = create(body);
+        post(id, "pause").statusCode(200);
+
+        // 100 days paused: 28,800 occurrences missed, more than one pass of 20,000 examines
+        clock.moveBy(Duration.ofDays(100));
+        long skipped = post(id, "resume").statusCode(200).extract().jsonPath().getLong("skipped_count");
+
+        assertThat(skipped).isGreaterThan(20_000);
+        assertThat(database.count("SELECT count(*) FROM reminders WHERE schedule_id = $1 AND state = 'skipped'", id))
+                .isEqualTo(100);
+        // the latest missed one is sent late, the hundred before it are the recorded skips
+        assertThat(database.count("SELECT max(occurrence) FILTER (WHERE state = 'skipped') + 1"
+                + " - min(occurrence) FILTER (WHERE state = 'skipped') FROM reminders WHERE schedule_id = $1", id))
+                .isEqualTo(100);
+    }
+
+    @Test
+    void aScheduleThatMissedTooManyToExpandIsNotPreviewedUntilResumed() {
+        long id = create(schedule("2026-12-01T12:05", "UTC", EVERY_FIVE_MINUTES));
+        post(id, "pause").statusCode(200);
+        clock.moveBy(Duration.ofDays(100));
+
+        api().queryParam("count", 3).get("/v1/schedules/" + id + "/preview").then().statusCode(409)
+                .body("detail", org.hamcrest.Matchers.containsString("resume it"));
+
+        post(id, "resume").statusCode(200);
+        assertThat(Schedules.preview(id, 3).getList("items")).hasSize(3);
     }
 }

@@ -41,11 +41,11 @@ class SweepQueryPlanTest {
                 horizon.atOffset(ZoneOffset.UTC));
 
         QueryPlan plan = QueryPlan.explain(pool, "ANALYZE, FORMAT JSON", SweepRepository.DUE_PARKED,
-                horizon.atOffset(ZoneOffset.UTC), 2000);
+                horizon.atOffset(ZoneOffset.UTC), 2000, SweepRepository.ParkedPosition.START.fireAt(), 0L);
 
         assertThat(plan.nodeTypes()).doesNotContain("Seq Scan");
         JsonObject scan = plan.nodes().stream()
-                .filter(node -> "reminders_pending_fire_at_idx".equals(node.getString("Index Name")))
+                .filter(node -> "reminders_pending_fire_at_id_idx".equals(node.getString("Index Name")))
                 .findFirst().orElseThrow(() -> new AssertionError("the partial index is not used: " + plan));
         long rowsRead = scan.getLong("Actual Rows") + scan.getLong("Rows Removed by Filter", 0L);
         System.out.printf("hand-off query: %d due of %d+ parked rows, %d read through %s in %.3f ms%n", due,

@@ -26,15 +26,20 @@ import io.vertx.core.json.JsonObject;
  */
 public final class NotifierStandIn implements AutoCloseable {
 
-    /** One scripted answer: a status, an optional Retry-After, and how long to wait before answering. */
-    public record Reply(int status, Integer retryAfterSeconds, Duration hold) {
+    /** One scripted answer: a status, an optional Retry-After (the header as sent), and how long to wait before answering. */
+    public record Reply(int status, String retryAfter, Duration hold) {
 
         public static Reply status(int status) {
             return new Reply(status, null, Duration.ZERO);
         }
 
-        public static Reply rateLimited(int retryAfterSeconds) {
-            return new Reply(429, retryAfterSeconds, Duration.ZERO);
+        public static Reply rateLimited(long retryAfterSeconds) {
+            return rateLimited(Long.toString(retryAfterSeconds));
+        }
+
+        /** A 429 whose Retry-After is this text, however large or malformed. */
+        public static Reply rateLimited(String retryAfter) {
+            return new Reply(429, retryAfter, Duration.ZERO);
         }
 
         public static Reply okAfter(Duration hold) {
@@ -98,8 +103,8 @@ public final class NotifierStandIn implements AutoCloseable {
             if (!reply.hold().isZero()) {
                 Thread.sleep(reply.hold().toMillis());
             }
-            if (reply.retryAfterSeconds() != null) {
-                exchange.getResponseHeaders().add("Retry-After", String.valueOf(reply.retryAfterSeconds()));
+            if (reply.retryAfter() != null) {
+                exchange.getResponseHeaders().add("Retry-After", reply.retryAfter());
             }
             byte[] answer = "{}".getBytes();
             exchange.getResponseHeaders().add("Content-Type", "application/json");

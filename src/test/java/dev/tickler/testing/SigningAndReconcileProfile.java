@@ -5,9 +5,10 @@ import java.util.Map;
 import io.quarkus.test.junit.QuarkusTestProfile;
 
 /**
- * Pushes signed (tickler.push.signing-secret), and the reconcile pass on its own schedule every second while the
- * sweep's stays hourly: one application for {@code SignedPushTest} and {@code ScheduledReconcileTest}, because every
- * profile costs the suite a build and a start; a reconciled push comes back signed like any other.
+ * Pushes signed (tickler.push.signing-secret), the reconcile pass on its own schedule every second while the sweep's
+ * stays hourly, and short leases (5 s) against a notifier taken two calls at a time: one application for
+ * {@code SignedPushTest}, {@code ScheduledReconcileTest} and {@code SlowProviderTest}, because every profile costs the
+ * suite a build and a start; a reconciled push comes back signed like any other.
  */
 public class SigningAndReconcileProfile implements QuarkusTestProfile {
 
@@ -15,6 +16,7 @@ public class SigningAndReconcileProfile implements QuarkusTestProfile {
     public Map<String, String> getConfigOverrides() {
         return OwnApplication.withoutApiDocument(Map.of(
                 "tickler.push.signing-secret", InfraiEmulatorResource.SIGNING_SECRET,
-                "tickler.sweep.enabled", "true", "tickler.sweep.every", "1h", "tickler.reconcile.every", "1s"));
+                "tickler.sweep.enabled", "true", "tickler.sweep.every", "1h", "tickler.reconcile.every", "1s",
+                "tickler.delivery.lease", "PT5S", "tickler.notify.concurrency", "2"));
     }
 }

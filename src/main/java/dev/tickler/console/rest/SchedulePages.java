@@ -15,6 +15,7 @@ import io.smallrye.mutiny.Uni;
 
 import dev.tickler.console.ConsoleSessions;
 import dev.tickler.console.ScheduleDesk;
+import dev.tickler.problem.ProblemException;
 import dev.tickler.schedule.OccurrencePlan;
 import dev.tickler.schedule.ScheduleRow;
 
@@ -76,8 +77,12 @@ public class SchedulePages {
                 return Html.page(404, Templates.refused(page("Not found"), "There is no schedule " + id + "."));
             }
             ScheduleRow schedule = found.get();
-            return desk.preview(id, PREVIEW).chain(upcoming -> Html.ok(Templates.schedule(page("Schedule " + id),
-                    Query.of("q", schedule.userId()), fields(schedule), upcoming.stream().map(OccurrenceLine::of).toList())));
+            String userQuery = Query.of("q", schedule.userId());
+            return desk.preview(id, PREVIEW)
+                    .chain(upcoming -> Html.ok(Templates.schedule(page("Schedule " + id), userQuery, fields(schedule),
+                            upcoming.stream().map(OccurrenceLine::of).toList(), null)))
+                    .onFailure(ProblemException.class).recoverWithUni(tooFarBehind -> Html.ok(Templates.schedule(
+                            page("Schedule " + id), userQuery, fields(schedule), List.of(), tooFarBehind.getMessage())));
         });
     }
 

@@ -42,8 +42,9 @@ final class Templates {
     static native TemplateInstance schedules(Page page, String userId, String userQuery,
             List<SchedulePages.ScheduleLine> items, String nextQuery);
 
+    /** {@code unavailable} says why there is no preview (a schedule paused for long), null when there is one. */
     static native TemplateInstance schedule(Page page, String userQuery, List<Views.Field> fields,
-            List<SchedulePages.OccurrenceLine> upcoming);
+            List<SchedulePages.OccurrenceLine> upcoming, String unavailable);
 
     static native TemplateInstance refused(Page page, String message);
 }
