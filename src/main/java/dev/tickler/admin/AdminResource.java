@@ -51,7 +51,8 @@ public class AdminResource {
     public record QueueView(String queue, long delayedCount, JsonNode stats) {
     }
 
-    public record QueuesView(List<QueueView> queues, Map<String, Long> reminders) {
+    /** {@code account}: Infrai's usage and credit, null when it could not be read. */
+    public record QueuesView(List<QueueView> queues, Map<String, Long> reminders, JsonNode account) {
     }
 
     private final InfraiClient infrai;
@@ -89,7 +90,10 @@ public class AdminResource {
                 .collect().asList();
     }
 
-    /** Every queue's own counts beside the table's, so a gap between delayed_count and handed_off rows shows. */
+    /**
+     * Every queue's own counts beside the table's, so a gap between delayed_count and handed_off rows shows, and the
+     * account's usage and credit: publishes fail once the credit is spent.
+     */
     @GET
     @Path("/queues")
     @Operation(summary = "Compare each queue's counts with the table's", description = "A gap between delayed_count"
@@ -104,8 +108,9 @@ public class AdminResource {
             counts.forEach((state, count) -> byName.put(state.wireName(), count));
             return byName;
         });
-        return Uni.combine().all().unis(queues, reminders).asTuple()
-                .map(both -> new QueuesView(both.getItem1(), both.getItem2()));
+        Uni<JsonNode> account = infrai.usage().onFailure().recoverWithNull();
+        return Uni.combine().all().unis(queues, reminders, account).asTuple()
+                .map(all -> new QueuesView(all.getItem1(), all.getItem2(), all.getItem3()));
     }
 
     private static URI parseBaseUrl(String baseUrl) {

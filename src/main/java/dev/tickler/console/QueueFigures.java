@@ -15,9 +15,14 @@ public interface QueueFigures {
 
     /**
      * {@code delayedGap}: handed-off reminders not yet due minus the queues' delayed messages; it grows when messages
-     * go missing. Null when a queue could not be read.
+     * go missing. Null when a queue could not be read. {@code account}: Infrai's usage and credit, or why it could not
+     * be read.
      */
-    record Queues(List<QueueStats> queues, long handedOffAhead, Long delayedGap) {
+    record Queues(List<QueueStats> queues, long handedOffAhead, Long delayedGap, Account account) {
+    }
+
+    /** The Infrai account's usage and credit as Infrai reports them, or why they could not be read. */
+    record Account(List<Field> fields, String error) {
     }
 
     /** One queue's stats as Infrai reports them, or why they could not be read. */

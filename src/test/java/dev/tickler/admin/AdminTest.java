@@ -72,7 +72,8 @@ class AdminTest {
                 .body("queues.queue", hasItems("user-reminders", "sms-reminders", InfraiEmulatorResource.PUSHED_QUEUE))
                 .body("queues[0].stats.delayed_count", notNullValue())
                 .body("reminders.keySet()", hasItems("pending", "handed_off", "delivering", "sent", "failed",
-                        "cancelled", "expired"));
+                        "cancelled", "expired"))
+                .body("account.credit", notNullValue());
     }
 
     @Test

@@ -118,6 +118,7 @@ class ConsolePagesTest {
             HtmlPage queues = browser.open("/ops/queues");
             assertThat(queues.getElementById("queue-user-reminders")).isNotNull();
             assertThat(queues.getElementById("queue-sms-reminders")).isNotNull();
+            assertThat(queues.getHtmlElementById("account").asNormalizedText()).contains("credit");
         }
     }
 }
