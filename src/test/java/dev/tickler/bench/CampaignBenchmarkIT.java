@@ -2,10 +2,7 @@ package dev.tickler.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,7 +20,6 @@ import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 import io.quarkus.test.junit.TestProfile;
-import io.restassured.RestAssured;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -70,7 +66,6 @@ class CampaignBenchmarkIT {
         }
     }
 
-    private static final String API_KEY = ProductionLikeProfile.API_KEY;
     private static final int REMINDERS = 50_000;
     private static final int BATCH = 1_000;
     private static final int CLIENTS = 4;
@@ -135,7 +130,7 @@ class CampaignBenchmarkIT {
     private void warmUp() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         for (int i = 0; i < 20; i++) {
-            post(http, batch("warm-up-" + i, Instant.now().plus(Duration.ofDays(30)), 200, "email"));
+            BatchRegistration.post(http, batch("warm-up-" + i, Instant.now().plus(Duration.ofDays(30)), 200, "email"));
         }
     }
 
@@ -146,7 +141,7 @@ class CampaignBenchmarkIT {
             List<Future<Integer>> answers = new ArrayList<>();
             for (int b = 0; b < REMINDERS / BATCH; b++) {
                 String body = batch("campaign-" + b, due, BATCH, "push");
-                answers.add(clients.submit(() -> post(http, body)));
+                answers.add(clients.submit(() -> BatchRegistration.post(http, body)));
             }
             int created = 0;
             for (Future<Integer> answer : answers) {
@@ -156,21 +151,6 @@ class CampaignBenchmarkIT {
         } finally {
             clients.shutdownNow();
         }
-    }
-
-    /** Posts one batch and answers how many of its items were created. */
-    private static int post(HttpClient http, String body) throws Exception {
-        HttpResponse<String> response = http.send(HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + RestAssured.port + "/v1/reminders/batch"))
-                .header("Authorization", "Bearer " + API_KEY).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
-        JsonArray items = new JsonObject(response.body()).getJsonArray("items");
-        int created = 0;
-        for (int i = 0; i < items.size(); i++) {
-            created += items.getJsonObject(i).getInteger("status") == 201 ? 1 : 0;
-        }
-        return created;
     }
 
     private static String batch(String prefix, Instant fireAt, int size, String channel) {

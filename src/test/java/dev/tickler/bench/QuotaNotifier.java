@@ -13,9 +13,10 @@ import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonObject;
 
 /**
- * A notification provider with a published quota, for the campaign benchmark: every send is answered after
- * {@value #LATENCY_MILLIS} ms, and a send beyond {@value #QUOTA_PER_SECOND} in the last second is answered 429 with
- * {@code Retry-After: 1} at once. Counts what it was asked, and every send key it answered 2xx more than once.
+ * A notification provider with a published quota, for the campaign benchmarks: every send is answered after
+ * {@code latency-millis} (default {@value #LATENCY_MILLIS}) ms, and a send beyond {@code quota-per-second} (default
+ * {@value #QUOTA_PER_SECOND}) in the last second is answered 429 with {@code Retry-After: 1} at once; both are the
+ * resource's init arguments. Counts what it was asked, and every send key it answered 2xx more than once.
  */
 public class QuotaNotifier implements QuarkusTestResourceLifecycleManager {
 
@@ -29,9 +30,21 @@ public class QuotaNotifier implements QuarkusTestResourceLifecycleManager {
 
     private final Deque<Long> lastSecond = new ArrayDeque<>();
     private Vertx vertx;
+    private long latencyMillis = LATENCY_MILLIS;
+    private int quotaPerSecond = QUOTA_PER_SECOND;
+
+    @Override
+    public void init(Map<String, String> initArgs) {
+        latencyMillis = Long.parseLong(initArgs.getOrDefault("latency-millis", Long.toString(LATENCY_MILLIS)));
+        quotaPerSecond = Integer.parseInt(initArgs.getOrDefault("quota-per-second", Integer.toString(QUOTA_PER_SECOND)));
+    }
 
     @Override
     public Map<String, String> start() {
+        calls.set(0);
+        rateLimited.set(0);
+        duplicates.set(0);
+        sent.clear();
         vertx = Vertx.vertx();
         int port = vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true))
                 .requestHandler(request -> request.body().onSuccess(body -> answer(request, body.toJsonObject())))
@@ -47,7 +60,7 @@ public class QuotaNotifier implements QuarkusTestResourceLifecycleManager {
             request.response().setStatusCode(429).putHeader("Retry-After", "1").end();
             return;
         }
-        vertx.setTimer(LATENCY_MILLIS, timer -> {
+        vertx.setTimer(latencyMillis, timer -> {
             String key = request.getHeader("Idempotency-Key");
             if (key != null && sent.putIfAbsent(key, Boolean.TRUE) != null) {
                 duplicates.incrementAndGet();
@@ -61,7 +74,7 @@ public class QuotaNotifier implements QuarkusTestResourceLifecycleManager {
         while (!lastSecond.isEmpty() && now - lastSecond.peekFirst() >= 1_000_000_000L) {
             lastSecond.pollFirst();
         }
-        if (lastSecond.size() >= QUOTA_PER_SECOND) {
+        if (lastSecond.size() >= quotaPerSecond) {
             return false;
         }
         lastSecond.addLast(now);
