@@ -20,7 +20,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opentelemetry.api.trace.Span;
 import io.smallrye.mutiny.Uni;
 
-import dev.tickler.api.PushTokens;
+import dev.tickler.security.PushTokens;
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.delivery.DeliveryService.Acceptance;
 import dev.tickler.publish.ReminderMessage;

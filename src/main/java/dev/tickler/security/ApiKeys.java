@@ -12,7 +12,6 @@ import jakarta.inject.Singleton;
 
 import io.quarkus.runtime.Startup;
 
-import dev.tickler.api.SecretSet;
 import dev.tickler.config.TicklerConfig;
 
 /**

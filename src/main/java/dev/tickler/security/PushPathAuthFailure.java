@@ -9,7 +9,6 @@ import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-import dev.tickler.api.PushTokens;
 
 /**
  * The push path never authenticates (its token is its secret), yet with security and metrics both present Quarkus

@@ -1,4 +1,4 @@
-package dev.tickler.http;
+package dev.tickler.web;
 
 import io.quarkus.test.junit.QuarkusIntegrationTest;
 

@@ -1,4 +1,4 @@
-package dev.tickler.api;
+package dev.tickler.security;
 
 import java.util.List;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package dev.tickler.admin;
+package dev.tickler.operator.rest;
 
 import java.net.URI;
 import java.util.LinkedHashMap;
@@ -23,7 +23,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
-import dev.tickler.api.PushTokens;
+import dev.tickler.security.PushTokens;
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.infrai.InfraiClient;
 import dev.tickler.observability.ReminderStatistics;

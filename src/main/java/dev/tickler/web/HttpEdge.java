@@ -1,4 +1,4 @@
-package dev.tickler.http;
+package dev.tickler.web;
 
 import java.io.IOException;
 import java.util.Map;
@@ -23,7 +23,7 @@ import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
 import io.vertx.ext.web.impl.RoutingContextInternal;
 
-import dev.tickler.api.PushTokens;
+import dev.tickler.security.PushTokens;
 import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemMappers;
 import dev.tickler.problem.ProblemType;

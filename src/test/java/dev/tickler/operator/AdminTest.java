@@ -1,4 +1,4 @@
-package dev.tickler.admin;
+package dev.tickler.operator;
 
 import static dev.tickler.testing.Api.api;
 import static dev.tickler.testing.InfraiEmulatorResource.emulator;

@@ -1,4 +1,4 @@
-package dev.tickler.http;
+package dev.tickler.web;
 
 import static dev.tickler.testing.Api.api;
 import static dev.tickler.testing.Api.createdId;

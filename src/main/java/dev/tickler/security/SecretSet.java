@@ -1,4 +1,4 @@
-package dev.tickler.api;
+package dev.tickler.security;
 
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

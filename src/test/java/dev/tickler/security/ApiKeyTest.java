@@ -1,4 +1,4 @@
-package dev.tickler.api;
+package dev.tickler.security;
 
 import static dev.tickler.testing.Api.reminderAt;
 import static io.restassured.RestAssured.given;

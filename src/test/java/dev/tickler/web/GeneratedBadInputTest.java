@@ -1,4 +1,4 @@
-package dev.tickler.api;
+package dev.tickler.web;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
