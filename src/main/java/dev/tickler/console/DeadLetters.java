@@ -6,7 +6,7 @@ import java.util.List;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.reminder.ListPosition;
-import dev.tickler.reminder.ReminderRow;
+import dev.tickler.ledger.ReminderRow;
 
 /**
  * Failed reminders across users, found by filter and redriven one, several or all matching at a time

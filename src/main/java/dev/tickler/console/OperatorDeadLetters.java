@@ -1,6 +1,6 @@
 package dev.tickler.console;
 
-import static dev.tickler.reminder.ReminderState.FAILED;
+import static dev.tickler.ledger.ReminderState.FAILED;
 
 import java.util.List;
 import java.util.Optional;
@@ -16,10 +16,10 @@ import dev.tickler.operator.BulkOutcome;
 import dev.tickler.operator.OperatorReminderService;
 import dev.tickler.operator.ReminderFilter;
 import dev.tickler.problem.ProblemException;
-import dev.tickler.reminder.Channel;
+import dev.tickler.ledger.Channel;
 import dev.tickler.reminder.ListPosition;
-import dev.tickler.reminder.ReminderState;
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.ledger.ReminderState;
+import dev.tickler.db.WireNamed;
 
 /**
  * Dead letters through the operator API (docs/contract.md#operator-api): its search, and its batched bulk redrive with

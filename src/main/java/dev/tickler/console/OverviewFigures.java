@@ -8,7 +8,7 @@ import java.util.Optional;
 
 import io.smallrye.mutiny.Uni;
 
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * The figures of the operator overview (docs/contract.md#operator-api), as the console's overview page shows them

@@ -9,7 +9,7 @@ import io.smallrye.mutiny.Uni;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderPage;
-import dev.tickler.reminder.ReminderRow;
+import dev.tickler.ledger.ReminderRow;
 import dev.tickler.reminder.ReminderService;
 import dev.tickler.timeline.EventPosition;
 import dev.tickler.timeline.Timeline;

@@ -2,14 +2,14 @@ package dev.tickler.delivery;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
-import static dev.tickler.reminder.ReminderState.DELIVERING;
-import static dev.tickler.reminder.ReminderState.EXPIRED;
-import static dev.tickler.reminder.ReminderState.FAILED;
-import static dev.tickler.reminder.ReminderState.HANDED_OFF;
-import static dev.tickler.reminder.ReminderState.PENDING;
-import static dev.tickler.reminder.ReminderState.SENT;
-import static dev.tickler.reminder.ReminderState.SKIPPED;
-import static dev.tickler.reminder.ReminderState.sqlList;
+import static dev.tickler.ledger.ReminderState.DELIVERING;
+import static dev.tickler.ledger.ReminderState.EXPIRED;
+import static dev.tickler.ledger.ReminderState.FAILED;
+import static dev.tickler.ledger.ReminderState.HANDED_OFF;
+import static dev.tickler.ledger.ReminderState.PENDING;
+import static dev.tickler.ledger.ReminderState.SENT;
+import static dev.tickler.ledger.ReminderState.SKIPPED;
+import static dev.tickler.ledger.ReminderState.sqlList;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
@@ -36,11 +36,11 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.db.StatementBatcher;
 import dev.tickler.db.UnnestedStatement;
-import dev.tickler.quiethours.Deferrals;
+import dev.tickler.ledger.Deferrals;
 import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietHoursRepository;
-import dev.tickler.reminder.ReminderState;
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.ledger.ReminderState;
+import dev.tickler.db.WireNamed;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineSql.Event;
 

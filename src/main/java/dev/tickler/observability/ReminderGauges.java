@@ -21,7 +21,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.infrai.InfraiClient;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * Gauges that need a query (docs/contract.md#observability): reminders by state (failed is the dead letter), the age of

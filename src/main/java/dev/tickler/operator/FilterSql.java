@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 
 import io.vertx.mutiny.sqlclient.Tuple;
 
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * A {@link ReminderFilter} as SQL conditions on {@code reminders} with numbered parameters, so search, count and the

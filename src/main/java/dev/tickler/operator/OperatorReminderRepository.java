@@ -1,8 +1,8 @@
 package dev.tickler.operator;
 
 import static dev.tickler.db.SqlTimestamps.utc;
-import static dev.tickler.reminder.ReminderState.CANCELLED;
-import static dev.tickler.reminder.ReminderState.PENDING;
+import static dev.tickler.ledger.ReminderState.CANCELLED;
+import static dev.tickler.ledger.ReminderState.PENDING;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
@@ -22,8 +22,8 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.reminder.ListPosition;
-import dev.tickler.reminder.ReminderRow;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineSql.Event;
 

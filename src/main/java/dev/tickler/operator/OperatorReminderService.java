@@ -17,8 +17,8 @@ import dev.tickler.publish.Via;
 import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderHandOff;
 import dev.tickler.reminder.ReminderPage;
-import dev.tickler.reminder.ReminderRow;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * The operator's reminder calls (docs/contract.md#operator-api): search across all users, and bulk redrive and cancel

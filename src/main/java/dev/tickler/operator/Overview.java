@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * The operator overview (docs/contract.md#operator-api) as of one instant.

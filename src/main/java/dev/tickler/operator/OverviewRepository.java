@@ -2,7 +2,7 @@ package dev.tickler.operator;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
-import static dev.tickler.reminder.ReminderState.SENT;
+import static dev.tickler.ledger.ReminderState.SENT;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -17,8 +17,8 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
-import dev.tickler.quiethours.Deferrals;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.Deferrals;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * The time-bound figures of the operator overview (docs/contract.md#operator-api) in one statement, each read from a

@@ -2,8 +2,8 @@ package dev.tickler.operator;
 
 import java.time.Instant;
 
-import dev.tickler.reminder.Channel;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.Channel;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * Which reminders an operator call is about (docs/contract.md#operator-api), across all users; every field is optional

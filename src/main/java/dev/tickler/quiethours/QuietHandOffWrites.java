@@ -1,10 +1,10 @@
 package dev.tickler.quiethours;
 
 import static dev.tickler.db.SqlTimestamps.utc;
-import static dev.tickler.reminder.ReminderState.EXPIRED;
-import static dev.tickler.reminder.ReminderState.HANDED_OFF;
-import static dev.tickler.reminder.ReminderState.PENDING;
-import static dev.tickler.reminder.ReminderState.SKIPPED;
+import static dev.tickler.ledger.ReminderState.EXPIRED;
+import static dev.tickler.ledger.ReminderState.HANDED_OFF;
+import static dev.tickler.ledger.ReminderState.PENDING;
+import static dev.tickler.ledger.ReminderState.SKIPPED;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;

@@ -4,6 +4,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.time.ReminderTiming;
 
 /** Where a page of the per-user list ended; travels to the caller as an opaque cursor. */
 public record ListPosition(Instant fireAt, long id) {

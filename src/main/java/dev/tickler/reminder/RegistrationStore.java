@@ -1,8 +1,8 @@
 package dev.tickler.reminder;
 
 import static dev.tickler.db.SqlTimestamps.utc;
-import static dev.tickler.reminder.ReminderState.HANDED_OFF;
-import static dev.tickler.reminder.ReminderState.PENDING;
+import static dev.tickler.ledger.ReminderState.HANDED_OFF;
+import static dev.tickler.ledger.ReminderState.PENDING;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
@@ -29,6 +29,9 @@ import dev.tickler.db.PipelinedStatement;
 import dev.tickler.db.StatementBatcher;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineSql.Event;
+import dev.tickler.ledger.NewReminder;
+import dev.tickler.ledger.Registration;
+import dev.tickler.ledger.ReminderRow;
 
 /**
  * The writes of a registration, on the hot path of every campaign: an idempotent insert (one statement that either

@@ -15,6 +15,9 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import dev.tickler.ledger.Channel;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
 
 /** One reminder: the row the whole system agrees on (docs/contract.md#postgres-is-the-source-of-truth, #states). */
 @Entity

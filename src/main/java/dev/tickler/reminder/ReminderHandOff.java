@@ -30,6 +30,9 @@ import dev.tickler.quiethours.QuietHandOffWrites;
 import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietHoursService;
 import dev.tickler.quiethours.StoredQuietHours;
+import dev.tickler.handoff.OccurrenceFollowUp;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * The creation rule (docs/contract.md#two-horizons): a committed pending reminder due within the queue's 7-day ceiling is published with

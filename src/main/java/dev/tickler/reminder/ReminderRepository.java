@@ -13,6 +13,7 @@ import io.vertx.core.json.JsonObject;
 
 import dev.tickler.timeline.Timeline;
 import dev.tickler.timeline.TimelineEvent;
+import dev.tickler.ledger.ReminderState;
 
 @ApplicationScoped
 public class ReminderRepository implements PanacheRepositoryBase<Reminder, Long> {

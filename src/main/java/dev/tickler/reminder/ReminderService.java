@@ -26,6 +26,12 @@ import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineEvent;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.tracing.ReminderTracing;
+import dev.tickler.handoff.OccurrenceFollowUp;
+import dev.tickler.ledger.NewReminder;
+import dev.tickler.ledger.Registration;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
+import dev.tickler.time.ReminderTiming;
 
 /**
  * The registration API's rules (docs/contract.md#states, #registration-api): each change commits first, then hands off

@@ -1,11 +1,11 @@
 package dev.tickler.schedule;
 
 import static dev.tickler.db.SqlTimestamps.utc;
-import static dev.tickler.reminder.ReminderState.CANCELLED;
-import static dev.tickler.reminder.ReminderState.DELIVERING;
-import static dev.tickler.reminder.ReminderState.HANDED_OFF;
-import static dev.tickler.reminder.ReminderState.PENDING;
-import static dev.tickler.reminder.ReminderState.sqlList;
+import static dev.tickler.ledger.ReminderState.CANCELLED;
+import static dev.tickler.ledger.ReminderState.DELIVERING;
+import static dev.tickler.ledger.ReminderState.HANDED_OFF;
+import static dev.tickler.ledger.ReminderState.PENDING;
+import static dev.tickler.ledger.ReminderState.sqlList;
 import static dev.tickler.timeline.TimelineSql.recording;
 
 import java.time.Instant;
@@ -25,9 +25,9 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
-import dev.tickler.reminder.ReminderRow;
-import dev.tickler.reminder.ReminderState;
-import dev.tickler.reminder.ReminderTiming;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
+import dev.tickler.time.ReminderTiming;
 import dev.tickler.schedule.OccurrencePlan.Numbered;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineSql.Event;

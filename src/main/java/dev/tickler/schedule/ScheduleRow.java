@@ -10,8 +10,8 @@ import java.util.Map;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Row;
 
-import dev.tickler.reminder.Channel;
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.ledger.Channel;
+import dev.tickler.db.WireNamed;
 import dev.tickler.schedule.recurrence.DstPolicy;
 import dev.tickler.schedule.recurrence.RecurrenceRule;
 

@@ -13,7 +13,7 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 
 import dev.tickler.problem.ProblemException;
 import dev.tickler.publish.Via;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.schedule.ScheduleRow.Position;
 import dev.tickler.schedule.recurrence.Recurrence;
 

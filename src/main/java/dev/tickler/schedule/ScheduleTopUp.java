@@ -16,10 +16,10 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
 import dev.tickler.publish.Via;
-import dev.tickler.reminder.OccurrenceFollowUp;
+import dev.tickler.handoff.OccurrenceFollowUp;
 import dev.tickler.reminder.ReminderHandOff;
-import dev.tickler.reminder.ReminderRow;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * Keeps a schedule's next occurrences in existence as reminders ({@link OccurrencePlan} decides which). Every top-up

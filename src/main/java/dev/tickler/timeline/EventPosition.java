@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Optional;
 
-import dev.tickler.reminder.ReminderTiming;
+import dev.tickler.time.ReminderTiming;
 
 /** Where a page of a timeline ended; travels to the caller as an opaque cursor, as list positions do. */
 public record EventPosition(Instant at, long eventId) {

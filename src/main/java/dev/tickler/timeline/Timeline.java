@@ -19,7 +19,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.db.WireNamed;
 
 /**
  * Reminders' histories (docs/contract.md#timeline). Events that come with a state change are written by that change's

@@ -9,8 +9,8 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
-import dev.tickler.reminder.Channel;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.Channel;
+import dev.tickler.ledger.ReminderState;
 
 /** The filter as SQL, without the application: every field a condition, input only ever a parameter. */
 class FilterSqlTest {

@@ -16,7 +16,7 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.reminder.ListPosition;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.testing.Database;
 import dev.tickler.testing.QueryPlan;
 

@@ -13,6 +13,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import org.junit.jupiter.api.Test;
+import dev.tickler.ledger.ReminderState;
 
 /** State names reach SQL through the enum only, so a statement can never name a state the code does not know. */
 class ReminderStateTest {

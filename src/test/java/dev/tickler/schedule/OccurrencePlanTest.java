@@ -9,7 +9,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.tickler.reminder.Channel;
+import dev.tickler.ledger.Channel;
 import dev.tickler.schedule.ScheduleRow.Position;
 import dev.tickler.schedule.recurrence.DstPolicy;
 import dev.tickler.schedule.recurrence.RecurrenceRule;

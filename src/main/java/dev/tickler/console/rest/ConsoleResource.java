@@ -31,8 +31,8 @@ import dev.tickler.quiethours.QuietHoursService;
 import dev.tickler.quiethours.StoredQuietHours;
 import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderPage;
-import dev.tickler.reminder.ReminderRow;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.timeline.EventPosition;
 import dev.tickler.validation.TextRules;
 

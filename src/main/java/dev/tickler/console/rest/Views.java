@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 import io.vertx.core.json.JsonObject;
 
 import dev.tickler.quiethours.StoredQuietHours;
-import dev.tickler.reminder.ReminderRow;
+import dev.tickler.ledger.ReminderRow;
 import dev.tickler.timeline.TimelinePage;
 
 /** Rows and values as the templates print them; everything is text, for the templates to escape. */

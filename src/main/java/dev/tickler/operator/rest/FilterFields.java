@@ -8,9 +8,9 @@ import java.util.stream.Collectors;
 import dev.tickler.operator.FireWindow;
 import dev.tickler.operator.ReminderFilter;
 import dev.tickler.problem.FieldError;
-import dev.tickler.reminder.Channel;
-import dev.tickler.reminder.ReminderState;
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.ledger.Channel;
+import dev.tickler.ledger.ReminderState;
+import dev.tickler.db.WireNamed;
 import dev.tickler.validation.TextRules;
 
 /**

@@ -3,10 +3,10 @@ package dev.tickler.reminder.rest;
 import java.time.Instant;
 import java.util.Map;
 
-import dev.tickler.reminder.Channel;
-import dev.tickler.reminder.ReminderRow;
-import dev.tickler.reminder.ReminderState;
-import dev.tickler.reminder.ReminderTiming;
+import dev.tickler.ledger.Channel;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
+import dev.tickler.time.ReminderTiming;
 
 /**
  * The reminder representation every response uses (docs/contract.md#registration-api); schedule_id and occurrence are null for a one-shot

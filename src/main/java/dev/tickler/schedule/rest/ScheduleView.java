@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
 
-import dev.tickler.reminder.Channel;
+import dev.tickler.ledger.Channel;
 import dev.tickler.schedule.CatchUp;
 import dev.tickler.schedule.ScheduleRow;
 import dev.tickler.schedule.ScheduleState;

@@ -1,4 +1,6 @@
-package dev.tickler.reminder;
+package dev.tickler.ledger;
+
+import dev.tickler.db.WireNamed;
 
 /** How a reminder reaches its user; each channel may have a queue of its own. */
 public enum Channel implements WireNamed {

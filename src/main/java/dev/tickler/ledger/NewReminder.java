@@ -1,4 +1,4 @@
-package dev.tickler.reminder;
+package dev.tickler.ledger;
 
 import java.time.Duration;
 import java.time.Instant;

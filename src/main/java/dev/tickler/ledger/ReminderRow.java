@@ -1,4 +1,4 @@
-package dev.tickler.reminder;
+package dev.tickler.ledger;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 
@@ -7,6 +7,7 @@ import java.util.Map;
 
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Row;
+import dev.tickler.db.WireNamed;
 
 /**
  * One reminder as its row holds it: what every answer of the API renders (docs/contract.md#registration-api). scheduleId and occurrence are

@@ -1,4 +1,4 @@
-package dev.tickler.reminder;
+package dev.tickler.handoff;
 
 import io.smallrye.mutiny.Uni;
 

@@ -1,7 +1,8 @@
-package dev.tickler.reminder;
+package dev.tickler.ledger;
 
 import java.util.Arrays;
 import java.util.stream.Collectors;
+import dev.tickler.db.WireNamed;
 
 /** A reminder's lifecycle (docs/contract.md#states). */
 public enum ReminderState implements WireNamed {

@@ -1,4 +1,4 @@
-package dev.tickler.reminder;
+package dev.tickler.db;
 
 import java.util.Arrays;
 import java.util.Optional;

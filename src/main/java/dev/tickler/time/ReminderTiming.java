@@ -1,4 +1,4 @@
-package dev.tickler.reminder;
+package dev.tickler.time;
 
 import java.time.DateTimeException;
 import java.time.Duration;

@@ -1,4 +1,4 @@
-package dev.tickler.quiethours;
+package dev.tickler.ledger;
 
 /**
  * SQL over {@code reminders} for reminders whose next send time is later than their fire_at: deferred by quiet hours,
