@@ -49,7 +49,8 @@ public class OperatorReminderResource {
     /** Pages like GET /v1/reminders, in (fire_at, id) order with the same cursor, over every user's reminders. */
     @GET
     @Path("/reminders")
-    @Operation(summary = "Search every user's reminders", description = "Filters are optional and all must hold;"
+    @Operation(operationId = "searchReminders",
+            summary = "Search every user's reminders", description = "Filters are optional and all must hold;"
             + " ordered by fire_at and id, paged like GET /v1/reminders")
     public Uni<ReminderPageView> search(@QueryParam("state") String state, @QueryParam("channel") String channel,
             @QueryParam("template") String template, @QueryParam("user_id") String userId,
@@ -69,7 +70,8 @@ public class OperatorReminderResource {
     /** Failed reminders matching the filter go round again; an empty filter means every failed reminder. */
     @POST
     @Path("/redrive")
-    @Operation(summary = "Redrive every failed reminder that matches", description = "dry_run true only counts;"
+    @Operation(operationId = "redriveReminders",
+            summary = "Redrive every failed reminder that matches", description = "dry_run true only counts;"
             + " batched, and safe to repeat")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<BulkOutcome> redrive(@NotNull(message = "a JSON object is required") BulkChangeRequest request,
@@ -81,7 +83,8 @@ public class OperatorReminderResource {
     /** Pending, handed-off and failed reminders matching the filter are cancelled; an empty filter is refused. */
     @POST
     @Path("/cancel")
-    @Operation(summary = "Cancel every unfinished reminder that matches", description = "dry_run true only counts;"
+    @Operation(operationId = "cancelReminders",
+            summary = "Cancel every unfinished reminder that matches", description = "dry_run true only counts;"
             + " an empty filter is refused; batched, and safe to repeat")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<BulkOutcome> cancel(@NotNull(message = "a JSON object is required") BulkChangeRequest request,

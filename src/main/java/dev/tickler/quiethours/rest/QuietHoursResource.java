@@ -44,7 +44,7 @@ public class QuietHoursResource {
 
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Set a user's quiet hours, replacing any")
+    @Operation(operationId = "putQuietHours", summary = "Set a user's quiet hours, replacing any")
     @APIResponse(responseCode = "200", description = "The quiet hours as stored, defaults filled in")
     @APIResponse(responseCode = "400", description = "A field is not valid; nothing was written")
     public Uni<QuietHoursView> put(@PathParam("user_id") String userId,
@@ -58,7 +58,7 @@ public class QuietHoursResource {
     }
 
     @GET
-    @Operation(summary = "Read a user's quiet hours")
+    @Operation(operationId = "getQuietHours", summary = "Read a user's quiet hours")
     @APIResponse(responseCode = "200", description = "The user's quiet hours")
     @APIResponse(responseCode = "404", description = "The user has no quiet hours")
     public Uni<QuietHoursView> get(@PathParam("user_id") String userId) {
@@ -66,7 +66,7 @@ public class QuietHoursResource {
     }
 
     @DELETE
-    @Operation(summary = "Remove a user's quiet hours")
+    @Operation(operationId = "deleteQuietHours", summary = "Remove a user's quiet hours")
     @APIResponse(responseCode = "204", description = "The user has no quiet hours (any more)")
     public Uni<Response> delete(@PathParam("user_id") String userId) {
         return checked(userId).chain(() -> service.delete(userId)).map(removed -> Response.noContent().build());

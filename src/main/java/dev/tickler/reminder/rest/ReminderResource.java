@@ -32,14 +32,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
 
+import dev.tickler.db.WireNamed;
+import dev.tickler.ledger.NewReminder;
+import dev.tickler.ledger.Registration;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.problem.FieldError;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.reminder.ListPosition;
-import dev.tickler.ledger.NewReminder;
-import dev.tickler.ledger.Registration;
 import dev.tickler.reminder.ReminderService;
-import dev.tickler.ledger.ReminderState;
-import dev.tickler.db.WireNamed;
 import dev.tickler.security.Caller;
 import dev.tickler.security.Roles;
 import dev.tickler.timeline.EventPosition;
@@ -69,7 +69,7 @@ public class ReminderResource {
     /** 201 with Location for a new reminder; 200 with the existing one for a repeated (user_id, template, fire_at). */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Register a reminder")
+    @Operation(operationId = "createReminder", summary = "Register a reminder")
     @APIResponse(responseCode = "201", description = "Registered; Location names the new reminder",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
     @APIResponse(responseCode = "200", description = "Registered before with this user_id, template and fire_at: the"
@@ -97,7 +97,7 @@ public class ReminderResource {
     @POST
     @Path("/batch")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Register up to 1,000 reminders in one call")
+    @Operation(operationId = "createReminderBatch", summary = "Register up to 1,000 reminders in one call")
     public Uni<BatchResponse> registerBatch(JsonNode body, @Context SecurityContext security) {
         List<BatchItems.Item> items = batchItems.read(body);
         List<NewReminder> valid = items.stream().map(BatchItems.Item::reminder).filter(Objects::nonNull).toList();
@@ -119,13 +119,14 @@ public class ReminderResource {
 
     @GET
     @Path("/{id: " + ID + "}")
-    @Operation(summary = "Read a reminder")
+    @Operation(operationId = "getReminder", summary = "Read a reminder")
     public Uni<ReminderView> get(@PathParam("id") long id) {
         return service.get(id).map(ReminderView::of);
     }
 
     @GET
-    @Operation(summary = "List a user's reminders", description = "Ordered by fire_at and id; next is the cursor"
+    @Operation(operationId = "listReminders",
+            summary = "List a user's reminders", description = "Ordered by fire_at and id; next is the cursor"
             + " for the following page, null on the last")
     public Uni<ReminderPageView> list(@QueryParam("user_id") String userId, @QueryParam("state") String state,
             @QueryParam("limit") String limit, @QueryParam("after") String after) {
@@ -151,7 +152,8 @@ public class ReminderResource {
     /** The reminder's history, oldest first (docs/contract.md#timeline). */
     @GET
     @Path("/{id: " + ID + "}/events")
-    @Operation(summary = "Read a reminder's timeline", description = "Its events in the order they happened")
+    @Operation(operationId = "getReminderEvents",
+            summary = "Read a reminder's timeline", description = "Its events in the order they happened")
     public Uni<TimelinePageView> events(@PathParam("id") long id, @QueryParam("limit") String limit,
             @QueryParam("after") String after) {
         List<FieldError> errors = new ArrayList<>();
@@ -167,7 +169,7 @@ public class ReminderResource {
     @PATCH
     @Path("/{id: " + ID + "}")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Reschedule a reminder or change its data")
+    @Operation(operationId = "updateReminder", summary = "Reschedule a reminder or change its data")
     @APIResponse(responseCode = "200", description = "The reminder as changed, with its new version",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
     @APIResponse(responseCode = "409", description = "Only a pending, handed-off or failed reminder can be changed")
@@ -179,7 +181,8 @@ public class ReminderResource {
 
     @DELETE
     @Path("/{id: " + ID + "}")
-    @Operation(summary = "Cancel a reminder", description = "Cancelling a cancelled reminder answers 200 again")
+    @Operation(operationId = "cancelReminder",
+            summary = "Cancel a reminder", description = "Cancelling a cancelled reminder answers 200 again")
     @APIResponse(responseCode = "200", description = "The reminder, cancelled",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
     @APIResponse(responseCode = "409", description = "The reminder is sent, expired or being delivered")
@@ -189,7 +192,8 @@ public class ReminderResource {
 
     @POST
     @Path("/{id: " + ID + "}/redrive")
-    @Operation(summary = "Send a failed reminder round again", description = "attempts is reset; the version and the"
+    @Operation(operationId = "redriveReminder",
+            summary = "Send a failed reminder round again", description = "attempts is reset; the version and the"
             + " send key stay")
     @APIResponse(responseCode = "200", description = "The reminder, on its way again",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))

@@ -57,7 +57,8 @@ public class ScheduleResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Create a schedule: a recurring reminder whose occurrences are ordinary reminders")
+    @Operation(operationId = "createSchedule",
+            summary = "Create a schedule: a recurring reminder whose occurrences are ordinary reminders")
     @APIResponse(responseCode = "201",
             description = "Created, with its Location; its next occurrences exist as reminders")
     @APIResponse(responseCode = "400", description = INVALID)
@@ -70,7 +71,7 @@ public class ScheduleResource {
 
     @GET
     @Path("/{id: " + ID + "}")
-    @Operation(summary = "Read a schedule")
+    @Operation(operationId = "getSchedule", summary = "Read a schedule")
     @APIResponse(responseCode = "200", description = "The schedule")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<ScheduleView> get(@PathParam("id") long id) {
@@ -78,7 +79,7 @@ public class ScheduleResource {
     }
 
     @GET
-    @Operation(summary = "List a user's schedules, oldest first, keyset-paginated")
+    @Operation(operationId = "listSchedules", summary = "List a user's schedules, oldest first, keyset-paginated")
     @APIResponse(responseCode = "200", description = "{items, next}: pass next back as after for the following page")
     @APIResponse(responseCode = "400", description = INVALID)
     public Uni<SchedulePageView> list(@QueryParam("user_id") String userId, @QueryParam("limit") String limit,
@@ -99,7 +100,8 @@ public class ScheduleResource {
 
     @GET
     @Path("/{id: " + ID + "}/preview")
-    @Operation(summary = "The next occurrences from now, each with its local time and DST note")
+    @Operation(operationId = "previewSchedule",
+            summary = "The next occurrences from now, each with its local time and DST note")
     @APIResponse(responseCode = "200", description = "{items: [{occurrence, fire_at, fire_at_local, dst}]}")
     @APIResponse(responseCode = "400", description = INVALID)
     @APIResponse(responseCode = "404", description = NOT_FOUND)
@@ -115,7 +117,8 @@ public class ScheduleResource {
     @PATCH
     @Path("/{id: " + ID + "}")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Change a schedule's rule, start, zone, policies or data; waiting occurrences are replaced")
+    @Operation(operationId = "updateSchedule",
+            summary = "Change a schedule's rule, start, zone, policies or data; waiting occurrences are replaced")
     @APIResponse(responseCode = "200", description = "The changed schedule")
     @APIResponse(responseCode = "400", description = INVALID)
     @APIResponse(responseCode = "404", description = NOT_FOUND)
@@ -128,7 +131,8 @@ public class ScheduleResource {
 
     @DELETE
     @Path("/{id: " + ID + "}")
-    @Operation(summary = "End a schedule and cancel its unsent occurrences; repeating it changes nothing")
+    @Operation(operationId = "deleteSchedule",
+            summary = "End a schedule and cancel its unsent occurrences; repeating it changes nothing")
     @APIResponse(responseCode = "200", description = "The schedule, ended")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<ScheduleView> delete(@PathParam("id") long id, @Context SecurityContext security) {
@@ -137,7 +141,8 @@ public class ScheduleResource {
 
     @POST
     @Path("/{id: " + ID + "}/pause")
-    @Operation(summary = "Pause a schedule: its waiting occurrences are cancelled and nothing more is created")
+    @Operation(operationId = "pauseSchedule",
+            summary = "Pause a schedule: its waiting occurrences are cancelled and nothing more is created")
     @APIResponse(responseCode = "200", description = "The schedule, paused (again 200 when already paused)")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = ENDED)
@@ -147,7 +152,8 @@ public class ScheduleResource {
 
     @POST
     @Path("/{id: " + ID + "}/resume")
-    @Operation(summary = "Resume a paused schedule; its catch_up decides about what was missed meanwhile")
+    @Operation(operationId = "resumeSchedule",
+            summary = "Resume a paused schedule; its catch_up decides about what was missed meanwhile")
     @APIResponse(responseCode = "200", description = "The schedule, active (again 200 when already active)")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = ENDED)
