@@ -5,6 +5,8 @@ import java.util.Map;
 
 import io.opentelemetry.context.Context;
 
+import dev.tickler.ledger.Claim;
+import dev.tickler.ledger.HeldClaim;
 import dev.tickler.publish.ReminderKeys;
 import dev.tickler.quiethours.QuietHours;
 
@@ -18,7 +20,15 @@ import dev.tickler.quiethours.QuietHours;
  */
 public record ClaimedReminder(long id, int version, int handoff, int attempts, String userId, String channel,
         String template, Map<String, Object> data, Instant fireAt, Instant dueAt, String tz, Instant expiresAt, Instant claimedAt,
-        Lease lease, Long scheduleId, QuietHours quietHours, Context trace) {
+        Lease lease, Long scheduleId, QuietHours quietHours, Context trace) implements HeldClaim {
+
+    /** The claim as the ledger made it, held under a lease of its own, in no trace yet. */
+    static ClaimedReminder of(Claim claim) {
+        return new ClaimedReminder(claim.id(), claim.version(), claim.handoff(), claim.attempts(), claim.userId(),
+                claim.channel(), claim.template(), claim.data(), claim.fireAt(), claim.dueAt(), claim.tz(),
+                claim.expiresAt(), claim.claimedAt(), new Lease(claim.leaseUntil()), claim.scheduleId(),
+                claim.quietHours(), Context.root());
+    }
 
     public String sendKey() {
         return ReminderKeys.sendKey(id, version);

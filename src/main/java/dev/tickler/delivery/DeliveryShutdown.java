@@ -23,12 +23,15 @@ public class DeliveryShutdown {
     private static final Logger LOG = Logger.getLogger(DeliveryShutdown.class);
     private static final long POLL_MILLIS = 20;
 
-    private final DeliveryService delivery;
+    private final DeliveryIntake delivery;
+    private final Settlement settlement;
     private final PollingConsumer poller;
     private final Duration grace;
 
-    public DeliveryShutdown(DeliveryService delivery, PollingConsumer poller, TicklerConfig config) {
+    public DeliveryShutdown(DeliveryIntake delivery, Settlement settlement, PollingConsumer poller,
+            TicklerConfig config) {
         this.delivery = delivery;
+        this.settlement = settlement;
         this.poller = poller;
         this.grace = config.delivery().shutdownGrace();
     }
@@ -56,7 +59,7 @@ public class DeliveryShutdown {
         }
         LOG.infof("releasing %d deliveries still in flight after %s", unfinished.size(), within);
         Multi.createFrom().iterable(unfinished)
-                .onItem().transformToUniAndMerge(delivery::release)
+                .onItem().transformToUniAndMerge(settlement::release)
                 .collect().last()
                 .await().atMost(Duration.ofSeconds(10));
     }

@@ -2,12 +2,16 @@ package dev.tickler.publish;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
 /**
  * What a queue message carries: ids only; everything else is read from Postgres at delivery (docs/contract.md#postgres-is-the-source-of-truth). Beside
  * them, when tracing is on, the W3C context of the publish that sent it, so that the push continues the trace; a
- * message without it, or with one that cannot be read, is delivered all the same.
+ * message without it, or with one that cannot be read, is delivered all the same. Published as an Object, so Jackson
+ * reaches it by reflection, which a native image keeps only when told.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@RegisterForReflection
 public record ReminderMessage(long reminderId, int version, String traceparent, String tracestate) {
 
     public ReminderMessage(long reminderId, int version) {

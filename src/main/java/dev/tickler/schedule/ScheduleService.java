@@ -11,9 +11,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
+import dev.tickler.ledger.ReminderLedger;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.publish.Via;
-import dev.tickler.ledger.ReminderState;
 import dev.tickler.schedule.ScheduleRow.Position;
 import dev.tickler.schedule.recurrence.Recurrence;
 
@@ -35,11 +37,13 @@ public class ScheduleService {
     }
 
     private final ScheduleRepository repository;
+    private final ReminderLedger ledger;
     private final ScheduleTopUp topUp;
     private final Clock clock;
 
-    public ScheduleService(ScheduleRepository repository, ScheduleTopUp topUp, Clock clock) {
+    public ScheduleService(ScheduleRepository repository, ReminderLedger ledger, ScheduleTopUp topUp, Clock clock) {
         this.repository = repository;
+        this.ledger = ledger;
         this.topUp = topUp;
         this.clock = clock;
     }
@@ -105,7 +109,7 @@ public class ScheduleService {
                     change.data() != null ? change.data() : schedule.data(),
                     change.expiresAfter() != null ? change.expiresAfter() : schedule.expiresAfter(),
                     schedule.state(), from, from);
-            return repository.cancelWaiting(connection, id, WAITING, OccurrencePlan.dueFrom(now), by, now)
+            return cancelWaiting(connection, id, WAITING, OccurrencePlan.dueFrom(now), by, now)
                     .chain(() -> repository.update(connection, changed, now))
                     .chain(updated -> topUp.topUpLocked(connection, updated, now));
         });
@@ -118,7 +122,7 @@ public class ScheduleService {
                 return unchanged(schedule);
             }
             Instant now = now();
-            return repository.cancelWaiting(connection, id, UNSENT, Instant.EPOCH, by, now)
+            return cancelWaiting(connection, id, UNSENT, Instant.EPOCH, by, now)
                     .chain(() -> repository.update(connection, schedule.inState(ScheduleState.ENDED), now))
                     .map(ScheduleService::done);
         });
@@ -135,7 +139,7 @@ public class ScheduleService {
             }
             Instant now = now();
             Position back = OccurrencePlan.rewound(schedule, now);
-            return repository.cancelWaiting(connection, id, WAITING, OccurrencePlan.dueFrom(now), by, now)
+            return cancelWaiting(connection, id, WAITING, OccurrencePlan.dueFrom(now), by, now)
                     .chain(() -> repository.update(connection, schedule.with(schedule.definition(),
                             schedule.catchUp(), schedule.data(), schedule.expiresAfter(), ScheduleState.PAUSED, back,
                             back), now))
@@ -156,6 +160,13 @@ public class ScheduleService {
             return repository.update(connection, schedule.inState(ScheduleState.ACTIVE), now)
                     .chain(updated -> topUp.topUpLocked(connection, updated, now));
         });
+    }
+
+    /** Cancels the schedule's occurrences in the given states whose time is at or after {@code from}. */
+    private Uni<List<ReminderRow>> cancelWaiting(SqlConnection connection, long scheduleId, List<ReminderState> states,
+            Instant from, String by, Instant now) {
+        return repository.pickWaiting(connection, scheduleId, states, from)
+                .chain(ids -> ledger.cancel(connection, ids, states, by, now));
     }
 
     /** Locks the schedule, makes the change in the same transaction, then hands off what it created. */

@@ -15,11 +15,13 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
-import dev.tickler.publish.Via;
+import dev.tickler.handoff.HandOff;
 import dev.tickler.handoff.OccurrenceFollowUp;
-import dev.tickler.reminder.ReminderHandOff;
+import dev.tickler.ledger.Occurrences;
+import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.ledger.ReminderRow;
-import dev.tickler.ledger.ReminderState;
+import dev.tickler.publish.Via;
+import dev.tickler.time.ReminderTiming;
 
 /**
  * Keeps a schedule's next occurrences in existence as reminders ({@link OccurrencePlan} decides which). Every top-up
@@ -42,11 +44,13 @@ public class ScheduleTopUp implements OccurrenceFollowUp {
     }
 
     private final ScheduleRepository repository;
-    private final ReminderHandOff handOff;
+    private final ReminderLedger ledger;
+    private final HandOff handOff;
     private final Clock clock;
 
-    public ScheduleTopUp(ScheduleRepository repository, ReminderHandOff handOff, Clock clock) {
+    public ScheduleTopUp(ScheduleRepository repository, ReminderLedger ledger, HandOff handOff, Clock clock) {
         this.repository = repository;
+        this.ledger = ledger;
         this.handOff = handOff;
         this.clock = clock;
     }
@@ -118,10 +122,10 @@ public class ScheduleTopUp implements OccurrenceFollowUp {
             }
             String by = schedule.createdBy();
             List<ReminderRow> created = new ArrayList<>();
-            return repository.createOccurrences(connection, schedule, plan.toSend(), ReminderState.PENDING, by, now)
+            return ledger.createOccurrences(connection, occurrences(schedule, plan.toSend()), false, by, now)
                     .invoke(created::addAll)
-                    .chain(() -> repository.createOccurrences(connection, schedule, plan.toSkip(),
-                            ReminderState.SKIPPED, by, now))
+                    .chain(() -> ledger.createOccurrences(connection, occurrences(schedule, plan.toSkip()), true, by,
+                            now))
                     .chain(() -> repository.saveProgress(connection, schedule, plan.lastNumber(), plan.cursor(),
                             plan.anchor(), plan.skipped(), ends ? ScheduleState.ENDED : ScheduleState.ACTIVE, now))
                     .map(saved -> new Pass(saved, created, plan.complete()));
@@ -132,7 +136,23 @@ public class ScheduleTopUp implements OccurrenceFollowUp {
         if (pass.created().isEmpty()) {
             return Uni.createFrom().item(pass);
         }
-        return handOff.handOffAllDue(pass.created(), via).replaceWith(pass);
+        return handOff.handOffIfDue(pass.created(), via).replaceWith(pass);
+    }
+
+    /** The planned occurrences as the ledger creates them: each fire_at, and expires_at by the schedule's rule. */
+    private static Occurrences occurrences(ScheduleRow schedule, List<OccurrencePlan.Numbered> planned) {
+        List<Integer> numbers = new ArrayList<>();
+        List<Instant> fireAts = new ArrayList<>();
+        List<Instant> expiresAts = new ArrayList<>();
+        for (OccurrencePlan.Numbered occurrence : planned) {
+            Instant fireAt = occurrence.occurrence().instant();
+            numbers.add(occurrence.number());
+            fireAts.add(fireAt);
+            expiresAts.add(schedule.expiresAfter() == null ? null
+                    : ReminderTiming.expiresAt(fireAt, schedule.expiresAfter()));
+        }
+        return new Occurrences(schedule.id(), schedule.userId(), schedule.channel(), schedule.template(),
+                schedule.definition().tz(), schedule.data(), numbers, fireAts, expiresAts);
     }
 
     private Instant now() {

@@ -1,7 +1,6 @@
 package dev.tickler.security;
 
 import java.util.List;
-import java.util.regex.Pattern;
 
 import jakarta.inject.Singleton;
 
@@ -11,8 +10,6 @@ import dev.tickler.config.TicklerConfig;
 @Singleton
 public class PushTokens {
 
-    private static final Pattern PUSH_PATH = Pattern.compile("/q/[^/?#]+/reminders/?");
-
     private final SecretSet tokens;
 
     public PushTokens(TicklerConfig config) {
@@ -21,15 +18,5 @@ public class PushTokens {
 
     public boolean accepts(String token) {
         return tokens.contains(token);
-    }
-
-    /** Whether a request path is a push path, whatever its token. */
-    public static boolean isPushPath(String path) {
-        return path != null && PUSH_PATH.matcher(path).matches();
-    }
-
-    /** The path with any push token replaced by "{token}", so it can be logged. */
-    public static String redacted(String path) {
-        return path == null ? null : PUSH_PATH.matcher(path).replaceAll("/q/{token}/reminders");
     }
 }

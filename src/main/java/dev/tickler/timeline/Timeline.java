@@ -35,10 +35,6 @@ public class Timeline {
             + " SELECT r, a, t, d::jsonb FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::text[])"
             + " AS e(r, a, t, d)";
 
-    /** One event through Hibernate's session, for changes made through it (positional parameters, no casts with ::). */
-    public static final String APPEND_ONE_NATIVE = "INSERT INTO reminder_events (reminder_id, at, type, detail)"
-            + " VALUES (?1, ?2, ?3, CAST(CAST(?4 AS text) AS jsonb))";
-
     /**
      * In the order things happened: by time, then by the order written (a publish's event is written once the queue
      * has answered, perhaps after the push it caused, but carries the moment it was sent). The reminder's row comes

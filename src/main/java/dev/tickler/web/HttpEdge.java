@@ -2,7 +2,6 @@ package dev.tickler.web;
 
 import java.io.IOException;
 import java.util.Map;
-import java.util.UUID;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -13,7 +12,6 @@ import io.netty.handler.codec.http.HttpHeaderNames;
 import io.quarkus.security.AuthenticationException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClosedException;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -21,12 +19,12 @@ import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import io.vertx.ext.web.handler.BodyHandler;
-import io.vertx.ext.web.impl.RoutingContextInternal;
 
-import dev.tickler.security.PushTokens;
+import dev.tickler.http.PushPath;
 import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemMappers;
 import dev.tickler.problem.ProblemType;
+import dev.tickler.time.VertxInternals;
 
 /**
  * What the public port does before a request reaches a resource, and when one fails outside the REST layer: every
@@ -114,14 +112,14 @@ public class HttpEdge {
     private void bodyAlwaysSet(RoutingContext context) {
         if (context.body().buffer() == null && context.request().version() != HttpVersion.HTTP_2
                 && bodyLimit(context.request().path()) != null) {
-            ((RoutingContextInternal) context).setBody(Buffer.buffer());
+            VertxInternals.setEmptyBody(context);
         }
         context.next();
     }
 
     /** The body limit of a path this edge reads bodies for; null for paths it leaves alone. */
     static Long bodyLimit(String path) {
-        if (PushTokens.isPushPath(path)) {
+        if (PushPath.matches(path)) {
             return MAX_PUSH_BODY_BYTES;
         }
         if (path.equals("/v1/reminders/batch")) {
@@ -143,7 +141,7 @@ public class HttpEdge {
         }
         HttpServerResponse response = context.response();
         if (isConnectionGone(failure) || response.closed()) {
-            LOG.debugf("client left %s before its answer: %s", PushTokens.redacted(context.request().path()),
+            LOG.debugf("client left %s before its answer: %s", PushPath.redacted(context.request().path()),
                     failure == null ? "" : failure.getMessage());
             return;
         }
@@ -160,16 +158,13 @@ public class HttpEdge {
             refuse(context, limit == null ? Problem.of(ProblemType.PAYLOAD_TOO_LARGE, "the body is too large")
                     : tooLarge(limit));
         } else if (failure == null && status >= 400 && status < 500) {
-            answer(context, new Problem("urn:tickler:problem:http-" + status, "Request refused", status,
-                    "the HTTP layer refused the request", null));
+            answer(context, ProblemMappers.refusedByHttp(status));
         } else if (status == 400) {
             answer(context, Problem.of(ProblemType.BAD_REQUEST,
                     "the request is not well-formed HTTP/1.1 (a Host header is required)"));
         } else {
-            String errorId = UUID.randomUUID().toString();
-            LOG.errorf(failure, "request to %s failed, error id %s", PushTokens.redacted(context.request().path()),
-                    errorId);
-            answer(context, Problem.of(ProblemType.INTERNAL, "error id " + errorId + " names this failure in the logs"));
+            answer(context, ProblemMappers.internal(failure,
+                    "request to " + PushPath.redacted(context.request().path())));
         }
     }
 
@@ -219,9 +214,7 @@ public class HttpEdge {
     }
 
     private void answer(RoutingContext context, Problem problem) {
-        context.response().setStatusCode(problem.status())
-                .putHeader(HttpHeaderNames.CONTENT_TYPE, Problem.MEDIA_TYPE)
-                .end(problems.json(problem));
+        problems.write(context.response(), problem);
     }
 
     private static boolean exceeds(String contentLength, long limit) {

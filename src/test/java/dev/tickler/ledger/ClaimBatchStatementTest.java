@@ -1,4 +1,4 @@
-package dev.tickler.delivery;
+package dev.tickler.ledger;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -47,7 +47,7 @@ class ClaimBatchStatementTest {
         long wrongVersion = ids.get(2);
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
 
-        List<Long> claimed = UnnestedStatement.of(pool, ClaimRepository.CLAIM, ClaimRepository.CLAIM_COLUMNS,
+        List<Long> claimed = UnnestedStatement.of(pool, ReminderLedger.CLAIM, ReminderLedger.CLAIM_COLUMNS,
                 row -> row.getLong("id"), null).apply(List.of(
                         claim(first, 0, now), claim(first, 0, now), claim(Long.MAX_VALUE, 0, now),
                         claim(second, 0, now), claim(wrongVersion, 7, now)))
@@ -70,10 +70,10 @@ class ClaimBatchStatementTest {
         long held = ids.get(0);
         long takenOver = ids.get(1);
         OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
-        UnnestedStatement.of(pool, ClaimRepository.CLAIM, ClaimRepository.CLAIM_COLUMNS, row -> true, false)
+        UnnestedStatement.of(pool, ReminderLedger.CLAIM, ReminderLedger.CLAIM_COLUMNS, row -> true, false)
                 .apply(List.of(claim(held, 0, now), claim(takenOver, 0, now))).await().atMost(Duration.ofSeconds(10));
 
-        List<Boolean> settled = UnnestedStatement.of(pool, ClaimRepository.MARK_SENT, ClaimRepository.SEND_COLUMNS,
+        List<Boolean> settled = UnnestedStatement.of(pool, ReminderLedger.SETTLE_SENT, ReminderLedger.SEND_COLUMNS,
                 row -> true, false).apply(List.of(send(held, now, now), send(takenOver, now.plusSeconds(1), now)))
                 .await().atMost(Duration.ofSeconds(10));
 
@@ -100,8 +100,8 @@ class ClaimBatchStatementTest {
             List<Tuple> claims = ids.subList(10_000, 10_100).stream().map(id -> claim(id, 0, now)).toList();
             List<Tuple> sends = ids.subList(0, 100).stream().map(id -> send(id, now, now)).toList();
 
-            assertReachesRemindersThroughThePrimaryKeyOnly(ClaimRepository.CLAIM, ClaimRepository.CLAIM_COLUMNS, claims);
-            assertReachesRemindersThroughThePrimaryKeyOnly(ClaimRepository.MARK_SENT, ClaimRepository.SEND_COLUMNS, sends);
+            assertReachesRemindersThroughThePrimaryKeyOnly(ReminderLedger.CLAIM, ReminderLedger.CLAIM_COLUMNS, claims);
+            assertReachesRemindersThroughThePrimaryKeyOnly(ReminderLedger.SETTLE_SENT, ReminderLedger.SEND_COLUMNS, sends);
         } finally {
             database.execute("DELETE FROM reminders WHERE user_id = $1", user);
         }

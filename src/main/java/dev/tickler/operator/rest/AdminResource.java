@@ -23,11 +23,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
-import dev.tickler.security.PushTokens;
 import dev.tickler.config.TicklerConfig;
+import dev.tickler.http.PushPath;
 import dev.tickler.infrai.InfraiClient;
 import dev.tickler.observability.ReminderStatistics;
 import dev.tickler.problem.ProblemException;
+import dev.tickler.security.PushTokens;
 import dev.tickler.security.Roles;
 
 /**
@@ -75,7 +76,8 @@ public class AdminResource {
     @POST
     @Path("/push-subscriptions")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Subscribe every queue's push to this service", description = "Registers the push path"
+    @Operation(operationId = "subscribePush",
+            summary = "Subscribe every queue's push to this service", description = "Registers the push path"
             + " under base_url, with the token, with each queue Tickler publishes to")
     public Uni<List<QueueSubscription>> subscribe(@Valid @NotNull(message = "a JSON object is required")
             SubscriptionRequest request) {
@@ -83,7 +85,7 @@ public class AdminResource {
         if (!tokens.accepts(request.token())) {
             throw ProblemException.invalid("token", "is not one of tickler.push.tokens; every push to it would be refused");
         }
-        String url = base.toString().replaceAll("/+$", "") + "/q/" + request.token() + "/reminders";
+        String url = base.toString().replaceAll("/+$", "") + PushPath.of(request.token());
         return Multi.createFrom().iterable(infrai.queues())
                 .onItem().transformToUniAndConcatenate(queue -> infrai.subscribePush(queue, url, signingSecret)
                         .map(subscription -> new QueueSubscription(queue, url, subscription)))
@@ -96,7 +98,8 @@ public class AdminResource {
      */
     @GET
     @Path("/queues")
-    @Operation(summary = "Compare each queue's counts with the table's", description = "A gap between delayed_count"
+    @Operation(operationId = "getQueues",
+            summary = "Compare each queue's counts with the table's", description = "A gap between delayed_count"
             + " and the handed-off reminders not yet due shows messages lost or never published")
     public Uni<QueuesView> queues() {
         Uni<List<QueueView>> queues = Multi.createFrom().iterable(infrai.queues())
