@@ -6,6 +6,8 @@ import java.util.logging.Handler;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
+import org.jboss.logmanager.ExtLogRecord;
+
 /** Every log record the application writes while it is open, formatted as a log line would carry it. */
 public final class CapturedLogs implements AutoCloseable {
 
@@ -44,6 +46,11 @@ public final class CapturedLogs implements AutoCloseable {
         return List.copyOf(lines);
     }
 
+    /** Each record's logger and message with its parameters filled in, as the log line reads. */
+    public List<String> messages() {
+        return records.stream().map(record -> record.getLoggerName() + " " + formatted(record)).toList();
+    }
+
     /** The records themselves, for their level and whether they carry a stack trace. */
     public List<LogRecord> records() {
         return List.copyOf(records);
@@ -52,5 +59,9 @@ public final class CapturedLogs implements AutoCloseable {
     @Override
     public void close() {
         Logger.getLogger("").removeHandler(handler);
+    }
+
+    private static String formatted(LogRecord record) {
+        return record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : String.valueOf(record.getMessage());
     }
 }
