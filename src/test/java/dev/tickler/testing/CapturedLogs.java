@@ -1,8 +1,11 @@
 package dev.tickler.testing;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
+import java.util.logging.Level;
 import java.util.logging.LogRecord;
 import java.util.logging.Logger;
 
@@ -34,12 +37,28 @@ public final class CapturedLogs implements AutoCloseable {
         }
     };
 
-    private CapturedLogs() {
+    /** Categories turned to DEBUG while open, with the level each had before (null: inherited). */
+    private final Map<Logger, Level> raised = new LinkedHashMap<>();
+
+    private CapturedLogs(String... debugCategories) {
+        for (String category : debugCategories) {
+            Logger logger = Logger.getLogger(category);
+            raised.put(logger, logger.getLevel());
+            logger.setLevel(Level.FINE);
+        }
         Logger.getLogger("").addHandler(handler);
     }
 
     public static CapturedLogs start() {
         return new CapturedLogs();
+    }
+
+    /**
+     * Captures as {@link #start()} does, with these categories logging at DEBUG until closed: for a test that must see
+     * what an operator who turns on debug logging would see, or that waits for a record written only at DEBUG.
+     */
+    public static CapturedLogs withDebugOf(String... categories) {
+        return new CapturedLogs(categories);
     }
 
     public List<String> lines() {
@@ -59,6 +78,7 @@ public final class CapturedLogs implements AutoCloseable {
     @Override
     public void close() {
         Logger.getLogger("").removeHandler(handler);
+        raised.forEach(Logger::setLevel);
     }
 
     private static String formatted(LogRecord record) {
