@@ -27,7 +27,7 @@ class PushTokenNeverLoggedTest {
     private static final String PATH = "/q/" + TOKEN + "/reminders";
     private static final Duration DEADLINE = Duration.ofSeconds(10);
     /** Tickler's HTTP edge and the HTTP layers beneath it, whose failure logging an operator may turn up. */
-    private static final String[] HTTP_LAYERS = { "dev.tickler.http", "io.vertx", "io.quarkus.vertx.http" };
+    private static final String[] HTTP_LAYERS = { "dev.tickler.web", "io.vertx", "io.quarkus.vertx.http" };
 
     @Test
     void chunkedBodyOverTheLimitIsRefusedWithoutLoggingThePath() {
@@ -66,7 +66,7 @@ class PushTokenNeverLoggedTest {
             awaitClosedConnectionsLogged(logs, 2);
 
             assertThat(logs.lines()).noneMatch(line -> line.contains(TOKEN));
-            assertThat(logs.messages()).filteredOn(line -> line.startsWith("dev.tickler.http.HttpEdge client left "))
+            assertThat(logs.messages()).filteredOn(line -> line.startsWith("dev.tickler.web.HttpEdge client left "))
                     .allMatch(line -> line.contains(" /q/{token}/reminders "));
         }
     }
@@ -104,7 +104,7 @@ class PushTokenNeverLoggedTest {
      */
     private static void awaitClosedConnectionsLogged(CapturedLogs logs, int closes) {
         await().atMost(DEADLINE).until(() -> logs.messages().stream()
-                .filter(line -> line.startsWith("dev.tickler.http.HttpEdge client left ")
+                .filter(line -> line.startsWith("dev.tickler.web.HttpEdge client left ")
                         && line.endsWith(" before its answer: Connection was closed"))
                 .count() >= closes);
     }
