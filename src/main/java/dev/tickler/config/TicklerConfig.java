@@ -102,6 +102,14 @@ public interface TicklerConfig {
         @WithDefault("PT10S")
         Duration shutdownGrace();
 
+        /**
+         * On shutdown, after the grace: how long handing the claims still held back to the queue may take. Grace plus
+         * release must end before the platform's kill (docs/deploying.md, "Shutdown budget").
+         */
+        @WithName("shutdown-release")
+        @WithDefault("PT10S")
+        Duration shutdownRelease();
+
         /** Poll mode: the pause after a consume that found nothing. */
         @WithName("poll-interval")
         @WithDefault("PT1S")

@@ -26,18 +26,23 @@ public class DeliveryShutdown {
     private final DeliveryService delivery;
     private final PollingConsumer poller;
     private final Duration grace;
+    private final Duration release;
 
     public DeliveryShutdown(DeliveryService delivery, PollingConsumer poller, TicklerConfig config) {
         this.delivery = delivery;
         this.poller = poller;
         this.grace = config.delivery().shutdownGrace();
+        this.release = config.delivery().shutdownRelease();
     }
 
     void onShutdown(@Observes ShutdownEvent shutdown) {
         drain(grace);
     }
 
-    /** Blocks the stopping thread (never an event loop) for at most the grace, then releases what is left. */
+    /**
+     * Blocks the stopping thread (never an event loop) for at most the grace, then releases what is left within the
+     * release budget (tickler.delivery.shutdown-release).
+     */
     void drain(Duration within) {
         delivery.stopAccepting();
         poller.stop();
@@ -58,6 +63,6 @@ public class DeliveryShutdown {
         Multi.createFrom().iterable(unfinished)
                 .onItem().transformToUniAndMerge(delivery::release)
                 .collect().last()
-                .await().atMost(Duration.ofSeconds(10));
+                .await().atMost(release);
     }
 }
