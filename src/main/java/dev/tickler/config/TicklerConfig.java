@@ -47,6 +47,15 @@ public interface TicklerConfig {
         /** How often the gauges read from Postgres and Infrai (reminders by state, oldest overdue, queue gap) refresh. */
         @WithDefault("15s")
         String refresh();
+
+        /**
+         * Whether this instance computes the whole-table gauges (reminders by state, oldest overdue, the queue gap):
+         * one instance of a deployment does (the sweeper), the serving instances turn it off and publish only their
+         * own meters, so the scans do not multiply with the fleet (docs/deploying.md, "Metrics").
+         */
+        @WithName("table-statistics")
+        @WithDefault("true")
+        boolean tableStatistics();
     }
 
     interface Api {
