@@ -2,12 +2,14 @@ package dev.tickler.delivery;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
 import org.jboss.logging.Logger;
 
+import io.quarkus.runtime.ShutdownDelayInitiatedEvent;
 import io.quarkus.runtime.ShutdownEvent;
 import io.smallrye.mutiny.Multi;
 
@@ -16,6 +18,12 @@ import dev.tickler.config.TicklerConfig;
 /**
  * On SIGTERM: stop claiming, give in-flight sends the grace to finish, then release what is still held so it is
  * delivered again rather than waiting out its lease.
+ * <p>
+ * It runs at the first step of Quarkus's shutdown, {@link ShutdownDelayInitiatedEvent} (fired because
+ * {@code quarkus.shutdown.delay-enabled} is built in), while the queue's and the notifier's HTTP clients and the pool
+ * still work. By {@link ShutdownEvent} Quarkus has undeployed the HTTP verticles, and a REST client first used on one
+ * of their event loops is closed with it: a release from there failed with "Client is closed" and left its claim to
+ * run out its lease. The later event stays as the fallback where the early one is not built in.
  */
 @ApplicationScoped
 public class DeliveryShutdown {
@@ -27,6 +35,7 @@ public class DeliveryShutdown {
     private final PollingConsumer poller;
     private final Duration grace;
     private final Duration release;
+    private final AtomicBoolean drained = new AtomicBoolean();
 
     public DeliveryShutdown(DeliveryService delivery, PollingConsumer poller, TicklerConfig config) {
         this.delivery = delivery;
@@ -35,8 +44,18 @@ public class DeliveryShutdown {
         this.release = config.delivery().shutdownRelease();
     }
 
+    void beforeShutdown(@Observes ShutdownDelayInitiatedEvent shutdown) {
+        drainOnce();
+    }
+
     void onShutdown(@Observes ShutdownEvent shutdown) {
-        drain(grace);
+        drainOnce();
+    }
+
+    private void drainOnce() {
+        if (drained.compareAndSet(false, true)) {
+            drain(grace);
+        }
     }
 
     /**
