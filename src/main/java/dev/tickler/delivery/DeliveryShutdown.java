@@ -19,11 +19,11 @@ import dev.tickler.config.TicklerConfig;
  * On SIGTERM: stop claiming, give in-flight sends the grace to finish, then release what is still held so it is
  * delivered again rather than waiting out its lease.
  * <p>
- * It runs at the first step of Quarkus's shutdown, {@link ShutdownDelayInitiatedEvent} (fired because
- * {@code quarkus.shutdown.delay-enabled} is built in), while the queue's and the notifier's HTTP clients and the pool
+ * It runs at the first step of Quarkus's shutdown, {@link ShutdownDelayInitiatedEvent} (fired because production
+ * builds have {@code quarkus.shutdown.delay-enabled}), while the queue's and the notifier's HTTP clients and the pool
  * still work. By {@link ShutdownEvent} Quarkus has undeployed the HTTP verticles, and a REST client first used on one
  * of their event loops is closed with it: a release from there failed with "Client is closed" and left its claim to
- * run out its lease. The later event stays as the fallback where the early one is not built in.
+ * run out its lease. The later event stays as the fallback where the early one is not built in (dev mode, tests).
  */
 @ApplicationScoped
 public class DeliveryShutdown {
