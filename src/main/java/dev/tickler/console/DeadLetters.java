@@ -31,12 +31,12 @@ import dev.tickler.reminder.ListPosition;
 public class DeadLetters {
 
     /** The dead-letter filter; a blank field does not filter. {@code fireFrom} is inclusive, {@code fireTo} exclusive. */
-    public record Filter(String userId, String channel, String template, String errorContains, Instant fireFrom,
-            Instant fireTo) {
+    public record Filter(String tenant, String userId, String channel, String template, String errorContains,
+            Instant fireFrom, Instant fireTo) {
 
-        public static Filter of(String userId, String channel, String template, String errorContains,
+        public static Filter of(String tenant, String userId, String channel, String template, String errorContains,
                 Instant fireFrom, Instant fireTo) {
-            return new Filter(blankAsNull(userId), blankAsNull(channel), blankAsNull(template),
+            return new Filter(blankAsNull(tenant), blankAsNull(userId), blankAsNull(channel), blankAsNull(template),
                     blankAsNull(errorContains), fireFrom, fireTo);
         }
 
@@ -115,7 +115,7 @@ public class DeadLetters {
             channel = known.get();
         }
         return Optional.of(new ReminderFilter(ReminderState.FAILED, channel, filter.template(), filter.userId(),
-                filter.errorContains(), filter.fireFrom(), filter.fireTo()));
+                filter.errorContains(), filter.fireFrom(), filter.fireTo(), filter.tenant()));
     }
 
     private static boolean isRefused(Throwable failure) {

@@ -11,6 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.ledger.ReminderState;
+import dev.tickler.operator.Overview.TenantFigures;
 import dev.tickler.operator.OverviewService;
 
 /**
@@ -21,7 +22,7 @@ import dev.tickler.operator.OverviewService;
 public class OverviewFigures {
 
     public record Overview(Map<ReminderState, Long> counts, Optional<Duration> oldestOverdue, DispatchLag dispatchLag,
-            List<LatenessBucket> lateness, List<HourlyDue> forecast) {
+            List<LatenessBucket> lateness, List<HourlyDue> forecast, Map<String, TenantFigures> byTenant) {
     }
 
     /** Milliseconds from fire_at to sent_at over the last hour's sends; null where there were none. */
@@ -51,7 +52,8 @@ public class OverviewFigures {
                         : new DispatchLag(millis(figures.dispatchLag().p50()), millis(figures.dispatchLag().p95()),
                                 millis(figures.dispatchLag().p99())),
                 figures.lateness().stream().map(bucket -> new LatenessBucket(bucket.upTo(), bucket.count())).toList(),
-                figures.forecast().stream().map(hour -> new HourlyDue(hour.hour(), hour.due())).toList()));
+                figures.forecast().stream().map(hour -> new HourlyDue(hour.hour(), hour.due())).toList(),
+                figures.byTenant()));
     }
 
     private static Double millis(Duration duration) {

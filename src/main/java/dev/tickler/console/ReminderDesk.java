@@ -11,6 +11,7 @@ import dev.tickler.problem.ProblemException;
 import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderPage;
 import dev.tickler.reminder.ReminderService;
+import dev.tickler.security.Caller;
 import dev.tickler.timeline.EventPosition;
 import dev.tickler.timeline.Timeline;
 import dev.tickler.timeline.TimelinePage;
@@ -26,21 +27,24 @@ public class ReminderDesk {
         this.timeline = timeline;
     }
 
+    /** The console reads as an operator: every tenant's reminders. */
+    private static final Caller READER = Caller.operator("console");
+
     public Uni<Optional<ReminderRow>> find(long id) {
-        return reminders.get(id).map(Optional::of)
+        return reminders.get(id, READER).map(Optional::of)
                 .onFailure(ReminderDesk::isNotFound).recoverWithItem(Optional.empty());
     }
 
     public Uni<ReminderPage> forUser(String userId, ListPosition after, int limit) {
-        return reminders.list(userId, null, after, limit);
+        return reminders.list(READER, userId, null, after, limit);
     }
 
     public Uni<Optional<TimelinePage>> timeline(long id, EventPosition after, int limit) {
-        return timeline.page(id, after, limit);
+        return timeline.page(id, null, after, limit);
     }
 
     public Uni<ReminderRow> redrive(long id, String by) {
-        return reminders.redrive(id, by);
+        return reminders.redrive(id, Caller.operator(by));
     }
 
     private static boolean isNotFound(Throwable failure) {

@@ -23,6 +23,7 @@ import dev.tickler.handoff.OccurrenceFollowUp;
 import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.ledger.ReminderState;
 import dev.tickler.publish.ReminderMessage;
+import dev.tickler.security.Tenants;
 import dev.tickler.time.VertxInternals;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.Timeline;
@@ -70,7 +71,7 @@ public class DeliveryIntake {
     private final ReminderTracing tracing;
     private final DeliveryMeters meters;
     private final Clock clock;
-    private final int maxBacklog;
+    private final BacklogShares shares;
     private final int maxTakeovers;
     private final Duration earlyTolerance;
     private volatile boolean accepting = true;
@@ -86,7 +87,7 @@ public class DeliveryIntake {
         this.tracing = tracing;
         this.meters = meters;
         this.clock = clock;
-        this.maxBacklog = config.delivery().maxBacklog();
+        this.shares = new BacklogShares(config.delivery().maxBacklog());
         this.maxTakeovers = config.reconcile().maxTakeovers();
         this.earlyTolerance = config.push().earlyTolerance();
     }
@@ -110,8 +111,9 @@ public class DeliveryIntake {
         if (!accepting) {
             return Uni.createFrom().item(new Acceptance.Refused("shutting down"));
         }
-        if (held.size() >= maxBacklog) {
-            return Uni.createFrom().item(new Acceptance.Refused("backlog of " + held.size() + " deliveries is full"));
+        String full = backlogFullFor(message.tenant() == null ? Tenants.DEFAULT : message.tenant());
+        if (full != null) {
+            return Uni.createFrom().item(new Acceptance.Refused(full));
         }
         Instant now = now();
         Span span = tracing.startClaim(trace, message.reminderId(), message.version(), transport.wireName());
@@ -126,6 +128,14 @@ public class DeliveryIntake {
                     : "claimed", failure));
         }
         return detached(claim);
+    }
+
+    /** Why the backlog takes no more of this tenant's deliveries, or null when it takes this one. */
+    private String backlogFullFor(String tenant) {
+        int total = held.size();
+        int holding = held.heldBy(tenant);
+        return shares.admits(total, holding, held.tenantsHolding()) ? null
+                : "backlog of " + total + " deliveries is full (" + holding + " of them this tenant's)";
     }
 
     /**

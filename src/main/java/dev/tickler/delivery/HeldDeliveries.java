@@ -42,6 +42,8 @@ public class HeldDeliveries {
     private static final Duration RENEW_RETRY = Duration.ofMillis(500);
 
     private final Map<Long, ClaimedReminder> held = new ConcurrentHashMap<>();
+    /** How many of the held claims each tenant has; a tenant holding none has no entry. */
+    private final Map<String, Integer> heldByTenant = new ConcurrentHashMap<>();
     private final ReminderLedger ledger;
     private final Clock clock;
     private final Pause pause;
@@ -78,18 +80,31 @@ public class HeldDeliveries {
     }
 
     void add(ClaimedReminder claim) {
-        held.put(claim.id(), claim);
+        if (held.put(claim.id(), claim) == null) {
+            heldByTenant.merge(claim.tenant(), 1, Integer::sum);
+        }
         if (timer == null) {
             startRenewing();
         }
     }
 
     void remove(ClaimedReminder claim) {
-        held.remove(claim.id(), claim);
+        if (held.remove(claim.id(), claim)) {
+            heldByTenant.computeIfPresent(claim.tenant(), (tenant, count) -> count == 1 ? null : count - 1);
+        }
     }
 
     int size() {
         return held.size();
+    }
+
+    int heldBy(String tenant) {
+        return heldByTenant.getOrDefault(tenant, 0);
+    }
+
+    /** Tenants with at least one held claim. */
+    int tenantsHolding() {
+        return heldByTenant.size();
     }
 
     Map<Long, ClaimedReminder> view() {

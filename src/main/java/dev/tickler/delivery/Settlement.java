@@ -24,7 +24,7 @@ import dev.tickler.time.Pause;
 
 /**
  * What a held claim becomes (docs/contract.md#delivery-to-the-notifier): the user's quiet hours checked once more,
- * then one notifier call at a time within the throttle, each outcome written to the ledger as the claim's settlement:
+ * then one notifier call at a time, each in its tenant's turn and within the throttle, each outcome written to the ledger as the claim's settlement:
  * sent, failed, retried in memory, handed back to the queue, deferred, skipped, expired, or released at shutdown.
  */
 @ApplicationScoped
@@ -39,6 +39,7 @@ class Settlement {
     private final HandOff handOff;
     private final NotifierClient notifier;
     private final NotifierThrottle throttle;
+    private final TenantTurns turns;
     private final RetryPolicy retryPolicy;
     private final DeliveryMeters meters;
     private final Clock clock;
@@ -64,7 +65,8 @@ class Settlement {
         this.throttle = new NotifierThrottle(config.notifier().concurrency(), config.notifier().rateLimit(),
                 System::nanoTime, (delayNanos, action) -> vertx.setTimer(Math.max(1, delayNanos / 1_000_000),
                         timerId -> action.run()));
-        meters.watch(throttle);
+        this.turns = new TenantTurns(throttle::concurrencyLimit);
+        meters.watch(throttle, turns);
     }
 
     /**
@@ -81,10 +83,10 @@ class Settlement {
             return defer(claim, deferred, now);
         }
         if (decision instanceof QuietDecision.Skipped) {
-            return settleWith(claim, () -> ledger.skipHeld(claim, now));
+            return settleAs(claim, DeliveryMeters.Outcome.SKIPPED, () -> ledger.skipHeld(claim, now));
         }
         if (decision instanceof QuietDecision.Expired expired) {
-            return settleWith(claim, () -> ledger.expireHeld(claim, expired.error(), now));
+            return settleAs(claim, DeliveryMeters.Outcome.EXPIRED, () -> ledger.expireHeld(claim, expired.error(), now));
         }
         return attempt(claim);
     }
@@ -103,11 +105,12 @@ class Settlement {
     /** One notifier call for a held claim, then whatever its outcome calls for. */
     private Uni<Void> attempt(ClaimedReminder claim) {
         if (claim.expiresAt() != null && now().isAfter(claim.expiresAt())) {
-            return settleWith(claim, () -> ledger.expireHeld(claim, null, now()));
+            return settleAs(claim, DeliveryMeters.Outcome.EXPIRED, () -> ledger.expireHeld(claim, null, now()));
         }
-        // the lease is checked when the call is about to go out, after whatever wait for a slot or the pace
-        return throttle.send(() -> held.keepForSend(claim).chain(kept -> kept ? notifier.send(claim)
-                        : Uni.createFrom().item(NotifierOutcome.WITHHELD)))
+        // the lease is checked when the call is about to go out, after whatever wait for a turn, a slot or the pace
+        return turns.take(claim.tenant()).chain(turn -> throttle.send(() -> held.keepForSend(claim)
+                        .chain(kept -> kept ? notifier.send(claim) : Uni.createFrom().item(NotifierOutcome.WITHHELD)))
+                        .onTermination().invoke(turn::release))
                 .chain(outcome -> settle(claim, outcome));
     }
 
@@ -119,17 +122,16 @@ class Settlement {
         }
         int attempts = claim.attempts() + 1;
         if (outcome instanceof NotifierOutcome.Delivered) {
-            return settleWith(claim, () -> ledger.settleSent(claim, attempt(attempts, outcome, null), now()))
-                    .invoke(() -> sideEffect(claim, () -> meters.sent(claim.dueAt())));
+            return settleAs(claim, DeliveryMeters.Outcome.SENT, () -> ledger.settleSent(claim, attempt(attempts, outcome, null), now()));
         }
         if (outcome instanceof NotifierOutcome.Permanent permanent) {
-            return settleWith(claim, () -> ledger.settleFailed(claim, attempt(attempts, outcome, permanent.error()),
+            return settleAs(claim, DeliveryMeters.Outcome.FAILED, () -> ledger.settleFailed(claim, attempt(attempts, outcome, permanent.error()),
                     permanent.error(), now()));
         }
         NotifierOutcome.Retryable retryable = (NotifierOutcome.Retryable) outcome;
         Attempt attempt = attempt(attempts, outcome, retryable.error());
         if (attempts >= maxAttempts) {
-            return settleWith(claim, () -> ledger.settleFailed(claim, attempt,
+            return settleAs(claim, DeliveryMeters.Outcome.FAILED, () -> ledger.settleFailed(claim, attempt,
                     retryable.error() + " (after " + attempts + " attempts)", now()));
         }
         Duration wait = cappedAtTheWindow(retryable.retryAfter() != null ? retryable.retryAfter()
@@ -175,6 +177,17 @@ class Settlement {
                         : ledger.endLease(claim, now()))
                 .onFailure().recoverWithUni(failure -> ledger.endLease(claim, now()))
                 .replaceWithVoid();
+    }
+
+    /** A settling write that ends the delivery with this outcome, counted once it is written. */
+    private Uni<Void> settleAs(ClaimedReminder claim, DeliveryMeters.Outcome outcome, Supplier<Uni<Boolean>> write) {
+        claim.lease().settling();
+        return persistently(claim, write).invoke(settled -> {
+            logLostClaim(claim, settled);
+            if (settled) {
+                sideEffect(claim, () -> meters.settled(claim, outcome));
+            }
+        }).replaceWithVoid();
     }
 
     /** A settling write that ends this instance's part (its lease is no longer renewed): made persistently, its loss logged. */

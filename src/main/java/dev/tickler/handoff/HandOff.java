@@ -37,6 +37,7 @@ import dev.tickler.publish.Via;
 import dev.tickler.quiethours.QuietDecision;
 import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietHoursService;
+import dev.tickler.quiethours.TenantUser;
 
 /**
  * The one door to the queue (docs/contract.md#two-horizons, docs/quiet-hours.md). A parked reminder due within the
@@ -58,12 +59,14 @@ public class HandOff {
      * A parked reminder to hand off: what the decision and the publish need. {@code trace} is the trace the publish
      * continues; the root context starts a new trace linked to {@code origin}, the registration's traceparent.
      */
-    public record Candidate(long id, int version, int handoff, String userId, String channel, Instant fireAt,
+    public record Candidate(long id, String tenant, int version, int handoff, String userId, String channel,
+            Instant fireAt,
             Instant expiresAt, boolean urgent, Long scheduleId, Context trace, String origin) {
 
         /** A row handed off while a request is served: the publish continues the request's trace. */
         public static Candidate of(ReminderRow row) {
-            return new Candidate(row.id(), row.version(), row.handoff(), row.userId(), row.channel().wireName(),
+            return new Candidate(row.id(), row.tenant(), row.version(), row.handoff(), row.userId(),
+                    row.channel().wireName(),
                     row.fireAt(), row.expiresAt(), row.urgent(), row.scheduleId(), Context.current(), null);
         }
 
@@ -155,8 +158,8 @@ public class HandOff {
      * not take it (the caller's write then leaves it to the reconciler).
      */
     public Uni<String> handBack(HeldClaim claim, int handoff, String channel, Instant dueAt, Via via, Context trace) {
-        return publisher.publish(new Publication(claim.id(), claim.version(), handoff + 1, channel, dueAt, via, trace,
-                        null))
+        return publisher.publish(new Publication(claim.id(), claim.tenant(), claim.version(), handoff + 1, channel,
+                        dueAt, via, trace, null))
                 .invoke(ignored -> published.increment())
                 .onFailure().recoverWithItem(failure -> {
                     publishFailures.increment();
@@ -168,9 +171,9 @@ public class HandOff {
 
     /** The decision, the publishes and the marks; {@code connection} null: outside any transaction of the caller's. */
     private Uni<HandedOff> handOff(SqlConnection connection, List<Candidate> candidates, Via via) {
-        Set<String> users = candidates.stream().filter(candidate -> !candidate.urgent()).map(Candidate::userId)
-                .collect(Collectors.toSet());
-        Uni<Map<String, QuietHours>> quiet = users.isEmpty() ? Uni.createFrom().item(Map.of())
+        Set<TenantUser> users = candidates.stream().filter(candidate -> !candidate.urgent())
+                .map(candidate -> new TenantUser(candidate.tenant(), candidate.userId())).collect(Collectors.toSet());
+        Uni<Map<TenantUser, QuietHours>> quiet = users.isEmpty() ? Uni.createFrom().item(Map.of())
                 : quietHours.forUsers(users).onFailure().recoverWithItem(failure -> {
                     LOG.warnf("quiet hours of %d users could not be read (%s); handed off as due, their sends check"
                             + " them again", users.size(), failure.getMessage());
@@ -180,7 +183,7 @@ public class HandOff {
     }
 
     private Uni<HandedOff> decideAndPublish(SqlConnection connection, List<Candidate> candidates,
-            Map<String, QuietHours> byUser, Via via) {
+            Map<TenantUser, QuietHours> byUser, Via via) {
         SqlClient client = connection != null ? connection : pool;
         Instant now = now();
         List<QuietDecision> decisions = new ArrayList<>(candidates.size());
@@ -189,7 +192,8 @@ public class HandOff {
         for (int i = 0; i < candidates.size(); i++) {
             Candidate candidate = candidates.get(i);
             QuietDecision decision = candidate.urgent() ? QuietDecision.ALLOWED
-                    : QuietHours.check(byUser.get(candidate.userId()), sendsAt(candidate, now), candidate.channel(),
+                    : QuietHours.check(byUser.get(new TenantUser(candidate.tenant(), candidate.userId())),
+                            sendsAt(candidate, now), candidate.channel(),
                             candidate.expiresAt());
             decisions.add(decision);
             if (decision instanceof QuietDecision.Allowed) {
@@ -288,7 +292,7 @@ public class HandOff {
 
     private Uni<Void> reread(ReminderRow[] rows, List<Candidate> candidates, List<Integer> indexes) {
         return Multi.createFrom().iterable(indexes)
-                .onItem().transformToUniAndConcatenate(index -> ledger.find(candidates.get(index).id())
+                .onItem().transformToUniAndConcatenate(index -> ledger.find(candidates.get(index).id(), null)
                         .invoke(found -> found.ifPresent(row -> rows[index] = row)))
                 .collect().last().replaceWithVoid();
     }
@@ -332,8 +336,8 @@ public class HandOff {
     }
 
     private static Publication publication(Candidate candidate, Instant dueAt, Via via) {
-        return new Publication(candidate.id(), candidate.version(), candidate.handoff(), candidate.channel(), dueAt, via,
-                candidate.trace(), candidate.origin());
+        return new Publication(candidate.id(), candidate.tenant(), candidate.version(), candidate.handoff(),
+                candidate.channel(), dueAt, via, candidate.trace(), candidate.origin());
     }
 
     /** When the reminder would be sent: at fire_at, or now when that has passed. */

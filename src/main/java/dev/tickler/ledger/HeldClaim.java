@@ -13,5 +13,8 @@ public interface HeldClaim {
 
     int version();
 
+    /** Whose reminder it is: a hand-back's message names it, so a full backlog can refuse by tenant. */
+    String tenant();
+
     Instant claimedAt();
 }

@@ -61,9 +61,15 @@ public class ReminderLedger {
 
     // --- registration -----------------------------------------------------------------------------------------------
 
-    /** The natural key names one-shot reminders only; a schedule's occurrences are named by their number. */
+    /**
+     * The natural key, within a tenant, names one-shot reminders only; a schedule's occurrences are named by their
+     * number.
+     */
     private static final String NATURAL_KEY_TAKEN =
-            " ON CONFLICT (user_id, template, fire_at) WHERE schedule_id IS NULL DO NOTHING";
+            " ON CONFLICT (tenant, user_id, template, fire_at) WHERE schedule_id IS NULL DO NOTHING";
+
+    /** The rows of the caller's tenant, or of every tenant when :tenant is NULL (an operator, or the system). */
+    private static final String OF_TENANT = "(:tenant::text IS NULL OR tenant = :tenant)";
 
     /**
      * A reminder registered past its fire_at is due from its registration (docs/delivery.md): its lateness is the
@@ -75,37 +81,42 @@ public class ReminderLedger {
 
     /** The registered event names the key that registered it; trace_context is the request's traceparent or null. */
     static final NamedSql REGISTER = NamedSql.of(recording("INSERT INTO reminders (user_id, channel, template, fire_at,"
-            + " tz, data, expires_at, created_at, updated_at, urgent, trace_context, deferred_until) VALUES (:user_id,"
+            + " tz, data, expires_at, created_at, updated_at, urgent, trace_context, deferred_until, tenant) VALUES (:user_id,"
             + " :channel, :template, :fire_at, :tz, :data, :expires_at, :now, :now, :urgent, :trace_context, "
-            + dueFromCreation(":fire_at::timestamptz") + ")" + NATURAL_KEY_TAKEN + " RETURNING " + ReminderRow.COLUMNS,
+            + dueFromCreation(":fire_at::timestamptz") + ", :tenant)" + NATURAL_KEY_TAKEN + " RETURNING "
+            + ReminderRow.COLUMNS,
             Event.of(":now", EventType.REGISTERED, "'by'", ":by::text")));
 
     /** A batch registration's rows in one statement, in the order given; a key taken, or repeated, inserts nothing. */
     private static final NamedSql REGISTER_ALL = NamedSql.of(recording("INSERT INTO reminders (user_id, channel,"
-            + " template, fire_at, tz, data, expires_at, created_at, updated_at, urgent, trace_context, deferred_until)"
-            + " SELECT u, c, t, f, z, d::jsonb, e, :now, :now, g, :trace_context, " + dueFromCreation("f")
+            + " template, fire_at, tz, data, expires_at, created_at, updated_at, urgent, trace_context, deferred_until,"
+            + " tenant) SELECT u, c, t, f, z, d::jsonb, e, :now, :now, g, :trace_context, " + dueFromCreation("f")
+            + ", :tenant"
             + " FROM unnest(:user_ids::text[], :channels::text[], :templates::text[], :fire_ats::timestamptz[],"
             + " :zones::text[], :data::text[], :expires_ats::timestamptz[], :urgent::boolean[])"
             + " WITH ORDINALITY AS i(u, c, t, f, z, d, e, g, n) ORDER BY n" + NATURAL_KEY_TAKEN
             + " RETURNING " + ReminderRow.COLUMNS,
             Event.of(":now", EventType.REGISTERED, "'by'", ":by::text")));
 
-    private static final NamedSql FIND = NamedSql.of("SELECT " + ReminderRow.COLUMNS + " FROM reminders WHERE id = :id");
+    private static final NamedSql FIND = NamedSql.of("SELECT " + ReminderRow.COLUMNS + " FROM reminders WHERE id = :id"
+            + " AND " + OF_TENANT);
 
     private static final NamedSql FIND_BY_NATURAL_KEY = NamedSql.of("SELECT " + ReminderRow.COLUMNS + " FROM reminders"
-            + " WHERE user_id = :user_id AND template = :template AND fire_at = :fire_at AND schedule_id IS NULL");
+            + " WHERE tenant = :tenant AND user_id = :user_id AND template = :template AND fire_at = :fire_at"
+            + " AND schedule_id IS NULL");
 
     /** The rows of many natural keys, each found through the unique index. */
     private static final NamedSql FIND_ALL_BY_NATURAL_KEY = NamedSql.of("SELECT " + qualified("r.")
             + " FROM reminders r JOIN unnest(:user_ids::text[], :templates::text[], :fire_ats::timestamptz[])"
-            + " AS k(u, t, f) ON r.user_id = k.u AND r.template = k.t AND r.fire_at = k.f WHERE r.schedule_id IS NULL");
+            + " AS k(u, t, f) ON r.user_id = k.u AND r.template = k.t AND r.fire_at = k.f WHERE r.tenant = :tenant"
+            + " AND r.schedule_id IS NULL");
 
     /** Every occurrence of one top-up in one statement; one a concurrent top-up created already is left alone. */
     private static String createOccurrences(Event... events) {
         return recording("INSERT INTO reminders (user_id, channel, template, fire_at, tz, data, expires_at, state,"
-                + " schedule_id, occurrence, created_at, updated_at, deferred_until)"
+                + " schedule_id, occurrence, created_at, updated_at, deferred_until, tenant)"
                 + " SELECT :user_id::text, :channel::text, :template::text, o.f, :tz::text, :data::jsonb, o.e,"
-                + " :state::text, :schedule_id::bigint, o.n, :now, :now, " + dueFromCreation("o.f")
+                + " :state::text, :schedule_id::bigint, o.n, :now, :now, " + dueFromCreation("o.f") + ", :tenant::text"
                 + " FROM unnest(:fire_ats::timestamptz[], :expires_ats::timestamptz[], :numbers::int[]) AS o(f, e, n)"
                 + " ON CONFLICT (schedule_id, occurrence) WHERE schedule_id IS NOT NULL DO NOTHING"
                 + " RETURNING " + ReminderRow.COLUMNS, events);
@@ -160,7 +171,7 @@ public class ReminderLedger {
     // --- claims -----------------------------------------------------------------------------------------------------
 
     /** With the user's quiet hours, read in the same statement: no round trip of its own on the hot path. */
-    private static final String CLAIMED_COLUMNS = "id, version, handoff, attempts, user_id, channel, template, data,"
+    private static final String CLAIMED_COLUMNS = "id, tenant, version, handoff, attempts, user_id, channel, template, data,"
             + " fire_at, " + Deferrals.DUE + " AS due_at, tz, expires_at, claimed_at, lease_until, schedule_id, "
             + QuietHoursRepository.OF_REMINDER;
 
@@ -318,7 +329,7 @@ public class ReminderLedger {
             + " last_error = NULL, message_id = NULL, lease_until = NULL, takeovers = 0, state = " + PENDING.sql()
             + ", deferred_until = " + dueFromCreation(":fire_at::timestamptz") + ", updated_at = :now"
             + " WHERE id = :id AND version = :version AND state IN " + sqlList(PENDING, HANDED_OFF, FAILED)
-            + " RETURNING " + ReminderRow.COLUMNS, Event.of(":now", EventType.RESCHEDULED, "'from'", ":from::text",
+            + " AND " + OF_TENANT + " RETURNING " + ReminderRow.COLUMNS, Event.of(":now", EventType.RESCHEDULED, "'from'", ":from::text",
                     "'to'", ":to::text", "'version'", "changed.version", "'by'", ":by::text")));
 
     /**
@@ -327,7 +338,8 @@ public class ReminderLedger {
      */
     private static final NamedSql CANCEL = NamedSql.of(recording("UPDATE reminders SET state = " + CANCELLED.sql()
             + ", version = version + 1, lease_until = NULL, updated_at = :now"
-            + " WHERE id = ANY(:ids::bigint[]) AND state = ANY(:states::text[]) RETURNING " + ReminderRow.COLUMNS,
+            + " WHERE id = ANY(:ids::bigint[]) AND state = ANY(:states::text[]) AND " + OF_TENANT
+            + " RETURNING " + ReminderRow.COLUMNS,
             Event.of(":now", EventType.CANCELLED, "'by'", ":by::text")));
 
     /**
@@ -337,7 +349,8 @@ public class ReminderLedger {
     private static final NamedSql REDRIVE = NamedSql.of(recording("UPDATE reminders SET state = " + PENDING.sql()
             + ", handoff = handoff + 1, attempts = 0, takeovers = 0, last_error = NULL, message_id = NULL,"
             + " deferred_until = :now, updated_at = :now WHERE id = ANY(:ids::bigint[]) AND state = " + FAILED.sql()
-            + " RETURNING " + ReminderRow.COLUMNS, Event.of(":now", EventType.REDRIVEN, "'by'", ":by::text")));
+            + " AND " + OF_TENANT + " RETURNING " + ReminderRow.COLUMNS,
+            Event.of(":now", EventType.REDRIVEN, "'by'", ":by::text")));
 
     // --- the sweep --------------------------------------------------------------------------------------------------
 
@@ -406,8 +419,9 @@ public class ReminderLedger {
      * Should its batch fail, the insert is tried once more on its own, so one bad write does not fail its neighbours.
      * traceContext is the registering request's traceparent, null when tracing is off.
      */
-    public Uni<Optional<ReminderRow>> register(NewReminder reminder, String by, Instant now, String traceContext) {
-        Tuple values = REGISTER.bind("user_id", reminder.userId(), "channel", reminder.channel().wireName(),
+    public Uni<Optional<ReminderRow>> register(NewReminder reminder, String tenant, String by, Instant now,
+            String traceContext) {
+        Tuple values = REGISTER.bind("tenant", tenant, "user_id", reminder.userId(), "channel", reminder.channel().wireName(),
                 "template", reminder.template(), "fire_at", utc(reminder.fireAt()), "tz", reminder.tz(),
                 "data", new JsonObject(reminder.data()), "expires_at", expiresAt(reminder), "now", utc(now),
                 "urgent", reminder.urgent(), "trace_context", traceContext, "by", by);
@@ -421,11 +435,11 @@ public class ReminderLedger {
      * and whether this call created it. A key registered before, or repeated in the list, answers the existing row;
      * within the list the first copy creates it.
      */
-    public Uni<List<Registration>> registerAll(List<NewReminder> reminders, String by, Instant now,
+    public Uni<List<Registration>> registerAll(List<NewReminder> reminders, String tenant, String by, Instant now,
             String traceContext) {
         // in natural-key order, as concurrent batches take the unique index's locks; the first copy first
         List<NewReminder> ordered = reminders.stream().sorted(NATURAL_KEY_ORDER).toList();
-        Tuple values = REGISTER_ALL.bind("now", utc(now), "by", by, "trace_context", traceContext,
+        Tuple values = REGISTER_ALL.bind("tenant", tenant, "now", utc(now), "by", by, "trace_context", traceContext,
                 "user_ids", ordered.stream().map(NewReminder::userId).toArray(String[]::new),
                 "channels", ordered.stream().map(reminder -> reminder.channel().wireName()).toArray(String[]::new),
                 "templates", ordered.stream().map(NewReminder::template).toArray(String[]::new),
@@ -438,7 +452,7 @@ public class ReminderLedger {
             Map<NaturalKey, ReminderRow> created = byNaturalKey(inserted);
             List<NewReminder> notCreated = reminders.stream()
                     .filter(reminder -> !created.containsKey(NaturalKey.of(reminder))).toList();
-            return findAllByNaturalKey(notCreated).map(existing -> {
+            return findAllByNaturalKey(tenant, notCreated).map(existing -> {
                 Set<NaturalKey> answeredAsCreated = new HashSet<>();
                 List<Registration> registrations = new ArrayList<>(reminders.size());
                 for (NewReminder reminder : reminders) {
@@ -465,7 +479,8 @@ public class ReminderLedger {
             return Uni.createFrom().item(List.of());
         }
         NamedSql sql = skipped ? CREATE_SKIPPED_OCCURRENCES : CREATE_OCCURRENCES;
-        return client.preparedQuery(sql.sql()).execute(sql.bind("user_id", occurrences.userId(),
+        return client.preparedQuery(sql.sql()).execute(sql.bind("tenant", occurrences.tenant(),
+                        "user_id", occurrences.userId(),
                         "channel", occurrences.channel().wireName(), "template", occurrences.template(),
                         "tz", occurrences.tz(), "data", new JsonObject(occurrences.data()),
                         "state", (skipped ? SKIPPED : PENDING).wireName(), "schedule_id", occurrences.scheduleId(),
@@ -477,13 +492,14 @@ public class ReminderLedger {
                 .map(ReminderLedger::rows);
     }
 
-    public Uni<Optional<ReminderRow>> find(long id) {
-        return pool.preparedQuery(FIND.sql()).execute(FIND.bind("id", id)).map(ReminderLedger::rowIn);
+    /** The reminder, when the tenant may see it (null: whatever its tenant). */
+    public Uni<Optional<ReminderRow>> find(long id, String tenant) {
+        return pool.preparedQuery(FIND.sql()).execute(FIND.bind("id", id, "tenant", tenant)).map(ReminderLedger::rowIn);
     }
 
-    public Uni<ReminderRow> findByNaturalKey(String userId, String template, Instant fireAt) {
-        return pool.preparedQuery(FIND_BY_NATURAL_KEY.sql())
-                .execute(FIND_BY_NATURAL_KEY.bind("user_id", userId, "template", template, "fire_at", utc(fireAt)))
+    public Uni<ReminderRow> findByNaturalKey(String tenant, String userId, String template, Instant fireAt) {
+        return pool.preparedQuery(FIND_BY_NATURAL_KEY.sql()).execute(FIND_BY_NATURAL_KEY.bind("tenant", tenant,
+                        "user_id", userId, "template", template, "fire_at", utc(fireAt)))
                 .map(rows -> rowIn(rows).orElseThrow(() -> new IllegalStateException(
                         "the registered reminder of " + userId + "/" + template + " is gone")));
     }
@@ -705,9 +721,10 @@ public class ReminderLedger {
      * pending, handed_off or failed → pending under a new version, if the row is still at {@code version} in one of
      * those states; empty otherwise (the caller reads why). {@code from} is the fire_at the change moved it from.
      */
-    public Uni<Optional<ReminderRow>> reschedule(long id, int version, Instant from, Rescheduled change, String by,
-            Instant now) {
-        return pool.preparedQuery(RESCHEDULE.sql()).execute(RESCHEDULE.bind("id", id, "version", version,
+    public Uni<Optional<ReminderRow>> reschedule(long id, String tenant, int version, Instant from, Rescheduled change,
+            String by, Instant now) {
+        return pool.preparedQuery(RESCHEDULE.sql()).execute(RESCHEDULE.bind("id", id, "tenant", tenant,
+                        "version", version,
                         "fire_at", utc(change.fireAt()), "tz", change.tz(),
                         "expires_at", change.expiresAt() == null ? null : utc(change.expiresAt()),
                         "data", new JsonObject(change.data()), "now", utc(now), "from", from.toString(),
@@ -715,35 +732,46 @@ public class ReminderLedger {
                 .map(ReminderLedger::rowIn);
     }
 
-    /** {@link #cancel(SqlClient, Collection, Collection, String, Instant)} in a transaction of its own. */
-    public Uni<List<ReminderRow>> cancel(Collection<Long> ids, Collection<ReminderState> from, String by, Instant now) {
-        return cancel(pool, ids, from, by, now);
+    /**
+     * {@link #cancel(SqlClient, Collection, String, Collection, String, Instant)} in a transaction of its own, for the
+     * given tenant's reminders (null: whatever their tenant).
+     */
+    public Uni<List<ReminderRow>> cancel(Collection<Long> ids, String tenant, Collection<ReminderState> from, String by,
+            Instant now) {
+        return cancel(pool, ids, tenant, from, by, now);
     }
 
-    /** → cancelled with a new version, for those of the given reminders in one of the given states; answers them. */
-    public Uni<List<ReminderRow>> cancel(SqlClient client, Collection<Long> ids, Collection<ReminderState> from,
-            String by, Instant now) {
+    /**
+     * → cancelled with a new version, for those of the given reminders of the tenant (null: any) in one of the given
+     * states; answers them.
+     */
+    public Uni<List<ReminderRow>> cancel(SqlClient client, Collection<Long> ids, String tenant,
+            Collection<ReminderState> from, String by, Instant now) {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return client.preparedQuery(CANCEL.sql()).execute(CANCEL.bind("ids", ids.toArray(Long[]::new),
+        return client.preparedQuery(CANCEL.sql()).execute(CANCEL.bind("ids", ids.toArray(Long[]::new), "tenant", tenant,
                         "states", from.stream().map(ReminderState::wireName).toArray(String[]::new), "by", by,
                         "now", utc(now)))
                 .map(ReminderLedger::rows);
     }
 
-    /** {@link #redrive(SqlClient, Collection, String, Instant)} in a transaction of its own. */
-    public Uni<List<ReminderRow>> redrive(Collection<Long> ids, String by, Instant now) {
-        return redrive(pool, ids, by, now);
+    /** {@link #redrive(SqlClient, Collection, String, String, Instant)} in a transaction of its own. */
+    public Uni<List<ReminderRow>> redrive(Collection<Long> ids, String tenant, String by, Instant now) {
+        return redrive(pool, ids, tenant, by, now);
     }
 
-    /** failed → pending under the next hand-off number, for those of the given reminders that are failed; answers them. */
-    public Uni<List<ReminderRow>> redrive(SqlClient client, Collection<Long> ids, String by, Instant now) {
+    /**
+     * failed → pending under the next hand-off number, for those of the given reminders of the tenant (null: any) that
+     * are failed; answers them.
+     */
+    public Uni<List<ReminderRow>> redrive(SqlClient client, Collection<Long> ids, String tenant, String by,
+            Instant now) {
         if (ids.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
         return client.preparedQuery(REDRIVE.sql())
-                .execute(REDRIVE.bind("ids", ids.toArray(Long[]::new), "by", by, "now", utc(now)))
+                .execute(REDRIVE.bind("ids", ids.toArray(Long[]::new), "tenant", tenant, "by", by, "now", utc(now)))
                 .map(ReminderLedger::rows);
     }
 
@@ -784,11 +812,11 @@ public class ReminderLedger {
 
     // --- rows -------------------------------------------------------------------------------------------------------
 
-    private Uni<Map<NaturalKey, ReminderRow>> findAllByNaturalKey(List<NewReminder> reminders) {
+    private Uni<Map<NaturalKey, ReminderRow>> findAllByNaturalKey(String tenant, List<NewReminder> reminders) {
         if (reminders.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
-        return pool.preparedQuery(FIND_ALL_BY_NATURAL_KEY.sql()).execute(FIND_ALL_BY_NATURAL_KEY.bind(
+        return pool.preparedQuery(FIND_ALL_BY_NATURAL_KEY.sql()).execute(FIND_ALL_BY_NATURAL_KEY.bind("tenant", tenant,
                         "user_ids", reminders.stream().map(NewReminder::userId).toArray(String[]::new),
                         "templates", reminders.stream().map(NewReminder::template).toArray(String[]::new),
                         "fire_ats", reminders.stream().map(reminder -> utc(reminder.fireAt()))
@@ -837,7 +865,7 @@ public class ReminderLedger {
     private static Claim claimOf(Row row) {
         JsonObject data = row.getJsonObject("data");
         String quietHours = row.getString("quiet_hours");
-        return new Claim(row.getLong("id"), row.getInteger("version"), row.getInteger("handoff"),
+        return new Claim(row.getLong("id"), row.getString("tenant"), row.getInteger("version"), row.getInteger("handoff"),
                 row.getInteger("attempts"), row.getString("user_id"), row.getString("channel"),
                 row.getString("template"), data == null ? Map.of() : data.getMap(), instant(row, "fire_at"),
                 instant(row, "due_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "claimed_at"),

@@ -33,6 +33,9 @@ final class FilterSql {
         } else if (filter.state() != null) {
             sql.where("state = " + literal(filter.state()));
         }
+        if (filter.tenant() != null) {
+            sql.where("tenant = " + sql.parameter(filter.tenant()));
+        }
         if (filter.channel() != null) {
             sql.where("channel = " + sql.parameter(filter.channel().wireName()));
         }

@@ -77,7 +77,7 @@ public class OperatorReminderService {
     /** Batch after batch until one comes back short: nothing matching is left after the last position. */
     private Uni<Long> redriveFrom(ReminderFilter filter, ListPosition after, long changedSoFar, String by) {
         return repository.inTransaction(connection -> repository.pickToRedrive(connection, filter, after, BATCH_SIZE)
-                        .chain(picked -> ledger.redrive(connection, picked.stream().map(ListPosition::id).toList(), by,
+                        .chain(picked -> ledger.redrive(connection, picked.stream().map(ListPosition::id).toList(), null, by,
                                 now()).map(redriven -> new Batch<>(picked, redriven))))
                 .call(batch -> handOff.handOffIfDue(batch.changed(), Via.REDRIVE))
                 .chain(batch -> batch.picked().size() < BATCH_SIZE
@@ -88,7 +88,7 @@ public class OperatorReminderService {
     private Uni<Long> cancelFrom(ReminderFilter filter, Set<ReminderState> states, long afterId, long changedSoFar,
             String by) {
         return repository.inTransaction(connection -> repository.pickToCancel(connection, filter, states, afterId,
-                        BATCH_SIZE).chain(picked -> ledger.cancel(connection, picked, states, by, now())
+                        BATCH_SIZE).chain(picked -> ledger.cancel(connection, picked, null, states, by, now())
                                 .map(cancelled -> new Batch<>(picked, cancelled))))
                 .chain(batch -> batch.picked().size() < BATCH_SIZE
                         ? Uni.createFrom().item(changedSoFar + batch.changed().size())

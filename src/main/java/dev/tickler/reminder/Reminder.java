@@ -28,6 +28,9 @@ public class Reminder extends PanacheEntityBase {
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     public Long id;
 
+    @Column(nullable = false)
+    public String tenant;
+
     @Column(name = "user_id", nullable = false)
     public String userId;
 
@@ -104,7 +107,7 @@ public class Reminder extends PanacheEntityBase {
 
     /** The row as the API renders it. */
     public ReminderRow toRow() {
-        return new ReminderRow(id, userId, channel, template, fireAt, tz, data, state, version, handoff, attempts,
+        return new ReminderRow(id, tenant, userId, channel, template, fireAt, tz, data, state, version, handoff, attempts,
                 messageId, lastError, expiresAt, createdAt, updatedAt, sentAt, urgent, scheduleId, occurrence);
     }
 }

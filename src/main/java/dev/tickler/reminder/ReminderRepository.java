@@ -18,10 +18,18 @@ import dev.tickler.ledger.ReminderState;
 @ApplicationScoped
 public class ReminderRepository implements PanacheRepositoryBase<Reminder, Long> {
 
-    /** One page of a user's reminders in (fire_at, id) order, starting after the given position. */
-    public Uni<List<Reminder>> listForUser(String userId, ReminderState state, ListPosition after, int maxRows) {
+    /**
+     * One page of a user's reminders of the tenant (null: every tenant) in (fire_at, id) order, starting after the given
+     * position.
+     */
+    public Uni<List<Reminder>> listForUser(String tenant, String userId, ReminderState state, ListPosition after,
+            int maxRows) {
         StringBuilder query = new StringBuilder("userId = :userId");
         Parameters parameters = Parameters.with("userId", userId);
+        if (tenant != null) {
+            query.append(" and tenant = :tenant");
+            parameters.and("tenant", tenant);
+        }
         if (state != null) {
             query.append(" and state = :state");
             parameters.and("state", state);

@@ -15,6 +15,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import org.hibernate.JDBCException;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
@@ -28,6 +30,8 @@ import dev.tickler.ledger.ReminderRow;
 import dev.tickler.ledger.ReminderState;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.publish.Via;
+import dev.tickler.security.Caller;
+import dev.tickler.security.TenantTags;
 import dev.tickler.time.ReminderTiming;
 import dev.tickler.tracing.ReminderTracing;
 
@@ -51,15 +55,20 @@ public class ReminderService {
     private final OccurrenceFollowUp followUp;
     private final ReminderTracing tracing;
     private final Clock clock;
+    private final MeterRegistry registry;
+    private final TenantTags tenantTags;
 
     public ReminderService(ReminderRepository repository, ReminderLedger ledger, HandOff handOff,
-            OccurrenceFollowUp followUp, ReminderTracing tracing, Clock clock) {
+            OccurrenceFollowUp followUp, ReminderTracing tracing, Clock clock, MeterRegistry registry,
+            TenantTags tenantTags) {
         this.repository = repository;
         this.ledger = ledger;
         this.handOff = handOff;
         this.followUp = followUp;
         this.tracing = tracing;
         this.clock = clock;
+        this.registry = registry;
+        this.tenantTags = tenantTags;
     }
 
     /**
@@ -67,12 +76,16 @@ public class ReminderService {
      * statement decides which, even when identical registrations race. The row keeps the request's trace context,
      * and the hand-off continues the request's trace.
      */
-    public Uni<Registration> register(NewReminder request, String by) {
-        return ledger.register(request, by, now(), tracing.currentTraceparent())
-                .invoke(created -> created.ifPresent(row -> tracing.tagCurrent(row.id())))
+    public Uni<Registration> register(NewReminder request, Caller caller) {
+        return ledger.register(request, caller.tenant(), caller.name(), now(), tracing.currentTraceparent())
+                .invoke(created -> created.ifPresent(row -> {
+                    tracing.tagCurrent(row.id());
+                    registered(caller, 1);
+                }))
                 .chain(created -> created.isPresent()
                         ? handOff.handOffIfDue(created.get(), Via.API).map(row -> new Registration(row, true))
-                        : ledger.findByNaturalKey(request.userId(), request.template(), request.fireAt())
+                        : ledger.findByNaturalKey(caller.tenant(), request.userId(), request.template(),
+                                request.fireAt())
                                 .map(existing -> new Registration(existing, false)));
     }
 
@@ -80,11 +93,13 @@ public class ReminderService {
      * Registers many at once (docs/contract.md#batch-registration): each as a single registration would be, answered in
      * the order given; the hand-offs are published together with bounded concurrency.
      */
-    public Uni<List<Registration>> registerAll(List<NewReminder> requests, String by) {
+    public Uni<List<Registration>> registerAll(List<NewReminder> requests, Caller caller) {
         if (requests.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return ledger.registerAll(requests, by, now(), tracing.currentTraceparent())
+        return ledger.registerAll(requests, caller.tenant(), caller.name(), now(), tracing.currentTraceparent())
+                .invoke(registrations -> registered(caller,
+                        registrations.stream().filter(Registration::created).count()))
                 .chain(registrations -> handOff.handOffIfDue(registrations.stream()
                         .filter(Registration::created).map(Registration::reminder).toList(), Via.API)
                 .map(handedOff -> {
@@ -95,32 +110,45 @@ public class ReminderService {
                 }));
     }
 
-    public Uni<ReminderRow> get(long id) {
-        return ledger.find(id).map(found -> found.orElseThrow(() -> notFound(id)));
+    /** Counts reminders created by the API (an existing one answered again is not counted) under the caller's tenant. */
+    private void registered(Caller caller, long created) {
+        if (created > 0) {
+            Counter.builder("tickler.reminders.registered").tag("tenant", tenantTags.of(caller.tenant()))
+                    .description("Reminders created through the API, by tenant").register(registry)
+                    .increment(created);
+        }
     }
 
-    public Uni<ReminderPage> list(String userId, ReminderState state, ListPosition after, int limit) {
-        return Panache.withSession(() -> repository.listForUser(userId, state, after, limit + 1))
+    /** The reminder, when the caller may see it; another tenant's is a 404 like one that does not exist. */
+    public Uni<ReminderRow> get(long id, Caller caller) {
+        return ledger.find(id, caller.visibleTenant()).map(found -> found.orElseThrow(() -> notFound(id)));
+    }
+
+    /** A page of the user's reminders in the caller's tenant (an operator's: every tenant's). */
+    public Uni<ReminderPage> list(Caller caller, String userId, ReminderState state, ListPosition after, int limit) {
+        return Panache.withSession(() -> repository.listForUser(caller.visibleTenant(), userId, state, after,
+                        limit + 1))
                 .map(found -> ReminderPage.of(found.stream().map(Reminder::toRow).toList(), limit));
     }
 
     /** PATCH: a new version with new timing or data, handed off again; the old queue message becomes stale. */
-    public Uni<ReminderRow> reschedule(long id, ReminderChange change, String by) {
-        return reschedule(id, change, by, CHANGE_TRIES).chain(row -> handOff.handOffIfDue(row, Via.API));
+    public Uni<ReminderRow> reschedule(long id, ReminderChange change, Caller caller) {
+        return reschedule(id, change, caller, CHANGE_TRIES).chain(row -> handOff.handOffIfDue(row, Via.API));
     }
 
-    private Uni<ReminderRow> reschedule(long id, ReminderChange change, String by, int triesLeft) {
-        return get(id).chain(reminder -> {
+    private Uni<ReminderRow> reschedule(long id, ReminderChange change, Caller caller, int triesLeft) {
+        return get(id, caller).chain(reminder -> {
             if (!RESCHEDULABLE.contains(reminder.state())) {
                 throw ProblemException.conflict("reminder " + id + " is " + reminder.state().wireName()
                         + "; only pending, handed_off or failed reminders can be changed");
             }
-            return ledger.reschedule(id, reminder.version(), reminder.fireAt(), changed(reminder, change), by, now())
+            return ledger.reschedule(id, caller.visibleTenant(), reminder.version(), reminder.fireAt(),
+                            changed(reminder, change), caller.name(), now())
                     .onFailure(ReminderService::isUniqueViolation).transform(e -> ProblemException.conflict(
                             "another reminder of this user and template already fires at that time"))
                     .chain(written -> written.isPresent() || triesLeft <= 1
                             ? Uni.createFrom().item(written.orElseThrow(() -> busy(id)))
-                            : reschedule(id, change, by, triesLeft - 1));
+                            : reschedule(id, change, caller, triesLeft - 1));
         });
     }
 
@@ -128,23 +156,23 @@ public class ReminderService {
      * DELETE: cancelled, with a new version so any message still on the queue is stale. Idempotent. A schedule's
      * occurrence that is cancelled makes room for the schedule's next one, created before this answers.
      */
-    public Uni<ReminderRow> cancel(long id, String by) {
-        return cancel(id, by, CHANGE_TRIES);
+    public Uni<ReminderRow> cancel(long id, Caller caller) {
+        return cancel(id, caller, CHANGE_TRIES);
     }
 
-    private Uni<ReminderRow> cancel(long id, String by, int triesLeft) {
-        return ledger.cancel(List.of(id), CANCELLABLE, by, now()).chain(cancelled -> {
+    private Uni<ReminderRow> cancel(long id, Caller caller, int triesLeft) {
+        return ledger.cancel(List.of(id), caller.visibleTenant(), CANCELLABLE, caller.name(), now()).chain(cancelled -> {
             if (!cancelled.isEmpty()) {
                 ReminderRow row = cancelled.get(0);
                 return row.scheduleId() == null ? Uni.createFrom().item(row)
                         : followUp.occurrenceEnded(row.scheduleId()).replaceWith(row);
             }
-            return get(id).chain(reminder -> {
+            return get(id, caller).chain(reminder -> {
                 if (reminder.state() == ReminderState.CANCELLED) {
                     return Uni.createFrom().item(reminder);
                 }
                 if (CANCELLABLE.contains(reminder.state()) && triesLeft > 1) {
-                    return cancel(id, by, triesLeft - 1);
+                    return cancel(id, caller, triesLeft - 1);
                 }
                 throw ProblemException.conflict("reminder " + id + " is " + reminder.state().wireName()
                         + (reminder.state() == ReminderState.DELIVERING
@@ -154,9 +182,9 @@ public class ReminderService {
     }
 
     /** A failed reminder goes round again: same version (same send key), next hand-off number, attempts reset. */
-    public Uni<ReminderRow> redrive(long id, String by) {
-        return ledger.redrive(List.of(id), by, now()).chain(redriven -> redriven.isEmpty()
-                ? get(id).map(reminder -> {
+    public Uni<ReminderRow> redrive(long id, Caller caller) {
+        return ledger.redrive(List.of(id), caller.visibleTenant(), caller.name(), now()).chain(redriven -> redriven.isEmpty()
+                ? get(id, caller).map(reminder -> {
                     throw ProblemException.conflict("reminder " + id + " is " + reminder.state().wireName()
                             + "; only failed reminders can be redriven");
                 })

@@ -34,14 +34,21 @@ import dev.tickler.ledger.ReminderState;
 public class ScheduleRepository {
 
     private static final String INSERT = "INSERT INTO schedules (user_id, channel, template, data, expires_after, tz,"
-            + " start, rrule, dst_gap, dst_overlap, catch_up, created_by, created_at, updated_at)"
-            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) RETURNING " + ScheduleRow.COLUMNS;
+            + " start, rrule, dst_gap, dst_overlap, catch_up, created_by, created_at, updated_at, tenant)"
+            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14) RETURNING " + ScheduleRow.COLUMNS;
 
-    private static final String FIND = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE id = $1";
+    /** The schedule, when of the tenant $2 (NULL: whatever its tenant). */
+    private static final String FIND = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE id = $1"
+            + " AND ($2::text IS NULL OR tenant = $2)";
 
     private static final String LOCK = FIND + " FOR UPDATE";
 
-    static final String LIST = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE user_id = $1"
+    /** A user's schedules of the tenant $4, in index order. */
+    static final String LIST = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE user_id = $1 AND tenant = $4"
+            + " AND id > $2 ORDER BY id LIMIT $3";
+
+    /** A user's schedules of every tenant, for an operator. */
+    static final String LIST_EVERY_TENANT = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE user_id = $1"
             + " AND id > $2 ORDER BY id LIMIT $3";
 
     static final String COUNT_UNFINISHED = "SELECT count(*) FROM reminders WHERE schedule_id = $1"
@@ -72,7 +79,8 @@ public class ScheduleRepository {
         return pool.withTransaction(work);
     }
 
-    public Uni<ScheduleRow> insert(SqlConnection connection, NewSchedule schedule, String by, Instant now) {
+    public Uni<ScheduleRow> insert(SqlConnection connection, NewSchedule schedule, String tenant, String by,
+            Instant now) {
         ScheduleDefinition definition = schedule.definition();
         Tuple values = Tuple.tuple().addString(schedule.userId()).addString(schedule.channel().wireName())
                 .addString(schedule.template()).addJsonObject(new JsonObject(schedule.data()))
@@ -80,22 +88,32 @@ public class ScheduleRepository {
                 .addString(definition.tz()).addLocalDateTime(definition.start())
                 .addString(definition.rule().toString()).addString(definition.dst().gap().wireName())
                 .addString(definition.dst().overlap().wireName()).addString(schedule.catchUp().wireName())
-                .addString(by).addOffsetDateTime(utc(now));
+                .addString(by).addOffsetDateTime(utc(now)).addString(tenant);
         return connection.preparedQuery(INSERT).execute(values).map(rows -> ScheduleRow.from(rows.iterator().next()));
     }
 
-    public Uni<Optional<ScheduleRow>> find(long id) {
-        return pool.preparedQuery(FIND).execute(Tuple.of(id)).map(ScheduleRepository::scheduleIn);
+    /** The schedule, when of the tenant (null: whatever its tenant). */
+    public Uni<Optional<ScheduleRow>> find(long id, String tenant) {
+        return pool.preparedQuery(FIND).execute(Tuple.of(id, tenant)).map(ScheduleRepository::scheduleIn);
     }
 
-    /** The schedule locked until the transaction ends: its changes and top-ups take turns. */
-    public Uni<Optional<ScheduleRow>> lock(SqlConnection connection, long id) {
-        return connection.preparedQuery(LOCK).execute(Tuple.of(id)).map(ScheduleRepository::scheduleIn);
+    /**
+     * The schedule, when of the tenant (null: whatever its tenant), locked until the transaction ends: its changes and
+     * top-ups take turns.
+     */
+    public Uni<Optional<ScheduleRow>> lock(SqlConnection connection, long id, String tenant) {
+        return connection.preparedQuery(LOCK).execute(Tuple.of(id, tenant)).map(ScheduleRepository::scheduleIn);
     }
 
-    /** Up to {@code maxRows} of a user's schedules with an id above {@code afterId}, in id order. */
-    public Uni<List<ScheduleRow>> listForUser(String userId, long afterId, int maxRows) {
-        return pool.preparedQuery(LIST).execute(Tuple.of(userId, afterId, maxRows)).map(rows -> {
+    /**
+     * Up to {@code maxRows} of a user's schedules of the tenant (null: every tenant) with an id above {@code afterId},
+     * in id order.
+     */
+    public Uni<List<ScheduleRow>> listForUser(String tenant, String userId, long afterId, int maxRows) {
+        Uni<RowSet<Row>> found = tenant == null
+                ? pool.preparedQuery(LIST_EVERY_TENANT).execute(Tuple.of(userId, afterId, maxRows))
+                : pool.preparedQuery(LIST).execute(Tuple.of(userId, afterId, maxRows, tenant));
+        return found.map(rows -> {
             List<ScheduleRow> schedules = new ArrayList<>();
             rows.forEach(row -> schedules.add(ScheduleRow.from(row)));
             return schedules;

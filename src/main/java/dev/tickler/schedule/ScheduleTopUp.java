@@ -66,7 +66,7 @@ public class ScheduleTopUp implements OccurrenceFollowUp {
 
     /** Tops the schedule up, pass after pass until its catch-up is done; answers whether it created anything. */
     public Uni<Boolean> topUp(long scheduleId, Via via) {
-        return repository.inTransaction(connection -> repository.lock(connection, scheduleId)
+        return repository.inTransaction(connection -> repository.lock(connection, scheduleId, null)
                         .chain(found -> found.isEmpty() ? Uni.createFrom().item(new Pass(null, List.of(), true))
                                 : topUpLocked(connection, found.get(), now())))
                 .chain(pass -> handOff(pass, via))
@@ -105,7 +105,7 @@ public class ScheduleTopUp implements OccurrenceFollowUp {
     /** The rest of a pass made inside another transaction (a creation, a change): its hand-offs and later passes. */
     Uni<ScheduleRow> finish(Pass pass, Via via) {
         return handOff(pass, via).chain(handed -> handed.complete() ? Uni.createFrom().item(handed.schedule())
-                : topUp(handed.schedule().id(), via).chain(() -> repository.find(handed.schedule().id()))
+                : topUp(handed.schedule().id(), via).chain(() -> repository.find(handed.schedule().id(), null))
                         .map(found -> found.orElse(handed.schedule())));
     }
 
@@ -151,7 +151,7 @@ public class ScheduleTopUp implements OccurrenceFollowUp {
             expiresAts.add(schedule.expiresAfter() == null ? null
                     : ReminderTiming.expiresAt(fireAt, schedule.expiresAfter()));
         }
-        return new Occurrences(schedule.id(), schedule.userId(), schedule.channel(), schedule.template(),
+        return new Occurrences(schedule.id(), schedule.tenant(), schedule.userId(), schedule.channel(), schedule.template(),
                 schedule.definition().tz(), schedule.data(), numbers, fireAts, expiresAts);
     }
 

@@ -44,13 +44,13 @@ public class SweepRepository {
      * Reads only the partial index on pending rows, from the position the run's last batch ended at ($3, $4): rows
      * read ≈ rows handed off, and a row whose publish failed is not read again by the same run.
      */
-    static final String DUE_PARKED = "SELECT id, version, handoff, user_id, channel, fire_at, expires_at, urgent,"
+    static final String DUE_PARKED = "SELECT id, tenant, version, handoff, user_id, channel, fire_at, expires_at, urgent,"
             + " schedule_id, trace_context FROM reminders"
             + " WHERE state = " + PENDING.sql() + " AND fire_at <= $1 AND (fire_at, id) > ($3, $4)"
             + " ORDER BY fire_at, id LIMIT $2 FOR UPDATE OF reminders SKIP LOCKED";
 
     /** Two small partial indexes answer it (handed_off by fire_at, delivering by lease): cheap when all is well. */
-    static final String OVERDUE = "SELECT id, version, state, trace_context FROM reminders"
+    static final String OVERDUE = "SELECT id, tenant, version, state, trace_context FROM reminders"
             + " WHERE (state = " + HANDED_OFF.sql() + " AND " + Deferrals.OVERDUE_BEFORE_$1 + " AND updated_at < $1)"
             + " OR (state = " + DELIVERING.sql() + " AND lease_until < $2)"
             + " ORDER BY id LIMIT $3";
@@ -85,7 +85,7 @@ public class SweepRepository {
         return connection.preparedQuery(DUE_PARKED).execute(parameters).map(rows -> {
             List<HandOff.Candidate> parked = new ArrayList<>();
             for (Row row : rows) {
-                parked.add(new HandOff.Candidate(row.getLong("id"), row.getInteger("version"),
+                parked.add(new HandOff.Candidate(row.getLong("id"), row.getString("tenant"), row.getInteger("version"),
                         row.getInteger("handoff"), row.getString("user_id"), row.getString("channel"),
                         instant(row, "fire_at"), instant(row, "expires_at"), row.getBoolean("urgent"),
                         row.getLong("schedule_id"), Context.root(), row.getString("trace_context")));
@@ -105,7 +105,7 @@ public class SweepRepository {
                     List<Overdue> overdue = new ArrayList<>();
                     for (Row row : rows) {
                         overdue.add(new Overdue(new ReminderMessage(row.getLong("id"), row.getInteger("version"),
-                                        row.getString("trace_context"), null),
+                                        row.getString("tenant"), row.getString("trace_context"), null),
                                 row.getString("state").equals("delivering")
                                         ? TakeOverReason.LEASE_EXPIRED : TakeOverReason.PUSH_OVERDUE));
                     }

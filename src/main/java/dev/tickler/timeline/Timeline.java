@@ -43,7 +43,7 @@ public class Timeline {
     private static final String PAGE = "SELECT e.id, e.at, e.type, e.detail FROM reminders r"
             + " LEFT JOIN LATERAL (SELECT id, at, type, detail FROM reminder_events"
             + " WHERE reminder_id = r.id AND (at, id) > ($2, $3) ORDER BY at, id LIMIT $4) e ON true"
-            + " WHERE r.id = $1 ORDER BY e.at, e.id";
+            + " WHERE r.id = $1 AND ($5::text IS NULL OR r.tenant = $5) ORDER BY e.at, e.id";
 
     private final Pool pool;
 
@@ -86,10 +86,13 @@ public class Timeline {
         return append(List.of(event));
     }
 
-    /** A page of the reminder's history after the given position, oldest first; empty when there is no such reminder. */
-    public Uni<Optional<TimelinePage>> page(long reminderId, EventPosition after, int limit) {
+    /**
+     * A page of the reminder's history after the given position, oldest first; empty when there is no such reminder, or
+     * it is not of the tenant (null: whatever its tenant).
+     */
+    public Uni<Optional<TimelinePage>> page(long reminderId, String tenant, EventPosition after, int limit) {
         EventPosition from = after != null ? after : EventPosition.START;
-        return pool.preparedQuery(PAGE).execute(Tuple.of(reminderId, utc(from.at()), from.eventId(), limit + 1))
+        return pool.preparedQuery(PAGE).execute(Tuple.of(reminderId, utc(from.at()), from.eventId(), limit + 1, tenant))
                 .map(rows -> {
             if (rows.size() == 0) {
                 return Optional.empty();

@@ -103,9 +103,17 @@ class ConsoleInChromiumTest {
         browser.findElement(By.linkText("Dead letters")).click();
         awaitTitle("Dead letters");
         browser.findElement(By.name("user_id")).sendKeys(user);
+        browser.findElement(By.id("tenant")).sendKeys("elsewhere");
+        browser.findElement(By.id("filter")).click();
+        await().atMost(DEADLINE).ignoreExceptions().untilAsserted(() -> assertThat(
+                browser.findElement(By.id("matching")).getText()).isEqualTo("0 failed reminders match."));
+        browser.findElement(By.id("tenant")).clear();
+        browser.findElement(By.id("tenant")).sendKeys("default");
         browser.findElement(By.id("filter")).click();
         await().atMost(DEADLINE).ignoreExceptions().untilAsserted(() -> assertThat(
                 browser.findElement(By.id("matching")).getText()).isEqualTo("1 failed reminder matches."));
+        assertThat(browser.findElement(By.cssSelector("#reminder-" + id + " td.tenant")).getText())
+                .isEqualTo("default");
         browser.findElement(By.linkText(String.valueOf(id))).click();
         awaitTitle("Reminder " + id);
         assertThat(browser.findElement(By.id("field-state")).getText()).isEqualTo("failed");
@@ -125,6 +133,10 @@ class ConsoleInChromiumTest {
         awaitTitle("Overview");
         assertThat(browser.findElements(By.cssSelector("#forecast svg rect"))).hasSize(48);
         assertThat(browser.findElement(By.id("count-sent")).getText()).doesNotEndWith("\n0");
+        assertThat(browser.findElement(By.cssSelector("#tenant-default td.tenant")).getText()).isEqualTo("default");
+        assertThat(browser.findElements(By.cssSelector("#tenant-default a[href='/ops/dead-letters?tenant=default']")))
+                .hasSize(1);
+        browser.manage().window().setSize(new Dimension(1280, 1400));
         screenshot("overview.png");
         forecast.forEach(seeded -> api().delete("/v1/reminders/" + seeded).then().statusCode(200));
     }

@@ -70,7 +70,7 @@ class RegistrationTest {
         long id = created.getLong("id");
         assertThat(created.getString("created_at")).endsWith("Z");
         assertThat(created.getString("updated_at")).endsWith("Z");
-        assertThat(created.getMap("$")).containsOnlyKeys("id", "user_id", "channel", "template", "fire_at", "tz",
+        assertThat(created.getMap("$")).containsOnlyKeys("id", "tenant", "user_id", "channel", "template", "fire_at", "tz",
                 "fire_at_local", "data", "state", "version", "attempts", "message_id", "last_error", "expires_at",
                 "created_at", "updated_at", "sent_at", "urgent", "schedule_id", "occurrence");
 
@@ -81,7 +81,8 @@ class RegistrationTest {
         assertThat(message.messageId()).isEqualTo(created.getString("message_id"));
         assertThat(message.body().getLong("reminder_id")).isEqualTo(id);
         assertThat(message.body().getInteger("version")).isZero();
-        assertThat(message.body().fieldNames()).containsOnly("reminder_id", "version");
+        assertThat(message.body().getString("tenant")).isEqualTo("default");
+        assertThat(message.body().fieldNames()).containsOnly("reminder_id", "version", "tenant");
         long expectedDelay = Duration.between(message.publishedAt(), fireAt).toSeconds();
         assertThat(message.delaySeconds()).isBetween(expectedDelay - 1, expectedDelay + 1);
     }

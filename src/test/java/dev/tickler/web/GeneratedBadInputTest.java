@@ -91,7 +91,7 @@ class GeneratedBadInputTest {
     }
 
     /** Every field of the one reminder representation (docs/contract.md#registration-api). */
-    private static final Set<String> REPRESENTATION = Set.of("id", "user_id", "channel", "template", "fire_at", "tz",
+    private static final Set<String> REPRESENTATION = Set.of("id", "tenant", "user_id", "channel", "template", "fire_at", "tz",
             "fire_at_local", "data", "state", "version", "attempts", "message_id", "last_error", "expires_at",
             "created_at", "updated_at", "sent_at", "urgent", "schedule_id", "occurrence");
     private static final List<String> DAYS = List.of("mon", "tue", "wed", "thu", "fri", "sat", "sun");
@@ -307,8 +307,8 @@ class GeneratedBadInputTest {
     }
 
     private void assertQuietHoursStored(String what, JsonObject sent, JsonObject answer) {
-        assertThat(answer.fieldNames()).as(what).containsExactlyInAnyOrder("user_id", "tz", "windows", "policy",
-                "updated_at");
+        assertThat(answer.fieldNames()).as(what).containsExactlyInAnyOrder("tenant", "user_id", "tz", "windows",
+                "policy", "updated_at");
         assertThat(answer.getValue("user_id")).as(what).isEqualTo(QUIET_USER);
         assertThat(answer.getValue("tz")).as(what).isEqualTo(sent.getValue("tz"));
         assertThat(answer.getValue("policy")).as(what).isEqualTo(orElse(sent.getValue("policy"), "defer"));

@@ -32,8 +32,8 @@ import dev.tickler.security.Caller;
 import dev.tickler.security.Roles;
 
 /**
- * The operator's reminder calls under /v1/admin (docs/contract.md#operator-api): search across all users, bulk redrive
- * and cancel.
+ * The operator's reminder calls under /v1/admin (docs/contract.md#operator-api): search across all users of every
+ * tenant, bulk redrive and cancel.
  */
 @Path("/v1/admin")
 @Produces(MediaType.APPLICATION_JSON)
@@ -55,10 +55,11 @@ public class OperatorReminderResource {
     public Uni<ReminderPageView> search(@QueryParam("state") String state, @QueryParam("channel") String channel,
             @QueryParam("template") String template, @QueryParam("user_id") String userId,
             @QueryParam("error_contains") String errorContains, @QueryParam("fire_from") String fireFrom,
-            @QueryParam("fire_to") String fireTo, @QueryParam("limit") String limit, @QueryParam("after") String after) {
+            @QueryParam("fire_to") String fireTo, @QueryParam("tenant") String tenant, @QueryParam("limit") String limit,
+            @QueryParam("after") String after) {
         List<FieldError> errors = new ArrayList<>();
-        ReminderFilter filter = new FilterFields(state, channel, template, userId, errorContains, fireFrom, fireTo)
-                .toFilter(errors);
+        ReminderFilter filter = new FilterFields(state, channel, template, userId, errorContains, fireFrom, fireTo,
+                tenant).toFilter(errors);
         Integer pageSize = PageParameters.limit(limit, errors);
         ListPosition position = PageParameters.after(after, errors);
         if (!errors.isEmpty()) {

@@ -77,7 +77,7 @@ public class ReminderResource {
                     schema = @Schema(implementation = ReminderView.class)))
     public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateReminderRequest request,
             @Context SecurityContext security) {
-        return service.register(request.toNewReminder(), Caller.nameOf(security)).map(registration -> {
+        return service.register(request.toNewReminder(), Caller.of(security)).map(registration -> {
             ReminderView view = ReminderView.of(registration.reminder());
             return Response.status(registration.created() ? Response.Status.CREATED : Response.Status.OK)
                     .location(URI.create("/v1/reminders/" + view.id()))
@@ -101,7 +101,7 @@ public class ReminderResource {
     public Uni<BatchResponse> registerBatch(JsonNode body, @Context SecurityContext security) {
         List<BatchItems.Item> items = batchItems.read(body);
         List<NewReminder> valid = items.stream().map(BatchItems.Item::reminder).filter(Objects::nonNull).toList();
-        return service.registerAll(valid, Caller.nameOf(security)).map(registrations -> {
+        return service.registerAll(valid, Caller.of(security)).map(registrations -> {
             Iterator<Registration> next = registrations.iterator();
             List<BatchResult> results = new ArrayList<>(items.size());
             for (BatchItems.Item item : items) {
@@ -120,8 +120,8 @@ public class ReminderResource {
     @GET
     @Path("/{id: " + ID + "}")
     @Operation(operationId = "getReminder", summary = "Read a reminder")
-    public Uni<ReminderView> get(@PathParam("id") long id) {
-        return service.get(id).map(ReminderView::of);
+    public Uni<ReminderView> get(@PathParam("id") long id, @Context SecurityContext security) {
+        return service.get(id, Caller.of(security)).map(ReminderView::of);
     }
 
     @GET
@@ -129,7 +129,7 @@ public class ReminderResource {
             summary = "List a user's reminders", description = "Ordered by fire_at and id; next is the cursor"
             + " for the following page, null on the last")
     public Uni<ReminderPageView> list(@QueryParam("user_id") String userId, @QueryParam("state") String state,
-            @QueryParam("limit") String limit, @QueryParam("after") String after) {
+            @QueryParam("limit") String limit, @QueryParam("after") String after, @Context SecurityContext security) {
         List<FieldError> errors = new ArrayList<>();
         if (userId == null || userId.isEmpty()) {
             errors.add(new FieldError("user_id", "is required"));
@@ -146,7 +146,7 @@ public class ReminderResource {
         if (!errors.isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid(errors));
         }
-        return service.list(userId, stateFilter, position, pageSize).map(ReminderPageView::of);
+        return service.list(Caller.of(security), userId, stateFilter, position, pageSize).map(ReminderPageView::of);
     }
 
     /** The reminder's history, oldest first (docs/contract.md#timeline). */
@@ -155,14 +155,15 @@ public class ReminderResource {
     @Operation(operationId = "getReminderEvents",
             summary = "Read a reminder's timeline", description = "Its events in the order they happened")
     public Uni<TimelinePageView> events(@PathParam("id") long id, @QueryParam("limit") String limit,
-            @QueryParam("after") String after) {
+            @QueryParam("after") String after, @Context SecurityContext security) {
         List<FieldError> errors = new ArrayList<>();
         Integer pageSize = PageParameters.limit(limit, errors);
         EventPosition position = PageParameters.after(after, EventPosition::fromCursor, errors);
         if (!errors.isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid(errors));
         }
-        return timeline.page(id, position, pageSize).map(page -> TimelinePageView.of(page.orElseThrow(
+        return timeline.page(id, Caller.of(security).visibleTenant(), position, pageSize)
+                .map(page -> TimelinePageView.of(page.orElseThrow(
                 () -> ProblemException.notFound("reminder " + id + " does not exist"))));
     }
 
@@ -176,7 +177,7 @@ public class ReminderResource {
     public Uni<ReminderView> update(@PathParam("id") long id,
             @Valid @NotNull(message = "a JSON object is required") UpdateReminderRequest request,
             @Context SecurityContext security) {
-        return service.reschedule(id, request.toChange(), Caller.nameOf(security)).map(ReminderView::of);
+        return service.reschedule(id, request.toChange(), Caller.of(security)).map(ReminderView::of);
     }
 
     @DELETE
@@ -187,7 +188,7 @@ public class ReminderResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
     @APIResponse(responseCode = "409", description = "The reminder is sent, expired or being delivered")
     public Uni<ReminderView> cancel(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.cancel(id, Caller.nameOf(security)).map(ReminderView::of);
+        return service.cancel(id, Caller.of(security)).map(ReminderView::of);
     }
 
     @POST
@@ -199,6 +200,6 @@ public class ReminderResource {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
     @APIResponse(responseCode = "409", description = "Only a failed reminder can be redriven")
     public Uni<ReminderView> redrive(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.redrive(id, Caller.nameOf(security)).map(ReminderView::of);
+        return service.redrive(id, Caller.of(security)).map(ReminderView::of);
     }
 }

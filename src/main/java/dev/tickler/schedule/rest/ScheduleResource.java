@@ -64,7 +64,7 @@ public class ScheduleResource {
     @APIResponse(responseCode = "400", description = INVALID)
     public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateScheduleRequest request,
             @Context SecurityContext security) {
-        return service.create(request.toNewSchedule(), Caller.nameOf(security)).map(schedule -> Response
+        return service.create(request.toNewSchedule(), Caller.of(security)).map(schedule -> Response
                 .status(Response.Status.CREATED).location(URI.create("/v1/schedules/" + schedule.id()))
                 .entity(ScheduleView.of(schedule)).build());
     }
@@ -74,8 +74,8 @@ public class ScheduleResource {
     @Operation(operationId = "getSchedule", summary = "Read a schedule")
     @APIResponse(responseCode = "200", description = "The schedule")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
-    public Uni<ScheduleView> get(@PathParam("id") long id) {
-        return service.get(id).map(ScheduleView::of);
+    public Uni<ScheduleView> get(@PathParam("id") long id, @Context SecurityContext security) {
+        return service.get(id, Caller.of(security)).map(ScheduleView::of);
     }
 
     @GET
@@ -83,7 +83,7 @@ public class ScheduleResource {
     @APIResponse(responseCode = "200", description = "{items, next}: pass next back as after for the following page")
     @APIResponse(responseCode = "400", description = INVALID)
     public Uni<SchedulePageView> list(@QueryParam("user_id") String userId, @QueryParam("limit") String limit,
-            @QueryParam("after") String after) {
+            @QueryParam("after") String after, @Context SecurityContext security) {
         List<FieldError> errors = new ArrayList<>();
         if (userId == null || userId.isEmpty()) {
             errors.add(new FieldError("user_id", "is required"));
@@ -95,7 +95,7 @@ public class ScheduleResource {
         if (!errors.isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid(errors));
         }
-        return service.list(userId, afterId, pageSize).map(SchedulePageView::of);
+        return service.list(Caller.of(security), userId, afterId, pageSize).map(SchedulePageView::of);
     }
 
     @GET
@@ -105,13 +105,14 @@ public class ScheduleResource {
     @APIResponse(responseCode = "200", description = "{items: [{occurrence, fire_at, fire_at_local, dst}]}")
     @APIResponse(responseCode = "400", description = INVALID)
     @APIResponse(responseCode = "404", description = NOT_FOUND)
-    public Uni<PreviewView> preview(@PathParam("id") long id, @QueryParam("count") String count) {
+    public Uni<PreviewView> preview(@PathParam("id") long id, @QueryParam("count") String count,
+            @Context SecurityContext security) {
         Integer size = PageParameters.count(count, DEFAULT_PREVIEW, MAX_PREVIEW);
         if (size == null) {
             return Uni.createFrom().failure(ProblemException.invalid("count",
                     "must be a whole number from 1 to " + MAX_PREVIEW));
         }
-        return service.preview(id, size).map(PreviewView::of);
+        return service.preview(id, size, Caller.of(security)).map(PreviewView::of);
     }
 
     @PATCH
@@ -126,7 +127,7 @@ public class ScheduleResource {
     public Uni<ScheduleView> update(@PathParam("id") long id,
             @Valid @NotNull(message = "a JSON object is required") UpdateScheduleRequest request,
             @Context SecurityContext security) {
-        return service.change(id, request.toChange(), Caller.nameOf(security)).map(ScheduleView::of);
+        return service.change(id, request.toChange(), Caller.of(security)).map(ScheduleView::of);
     }
 
     @DELETE
@@ -136,7 +137,7 @@ public class ScheduleResource {
     @APIResponse(responseCode = "200", description = "The schedule, ended")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<ScheduleView> delete(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.delete(id, Caller.nameOf(security)).map(ScheduleView::of);
+        return service.delete(id, Caller.of(security)).map(ScheduleView::of);
     }
 
     @POST
@@ -147,7 +148,7 @@ public class ScheduleResource {
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = ENDED)
     public Uni<ScheduleView> pause(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.pause(id, Caller.nameOf(security)).map(ScheduleView::of);
+        return service.pause(id, Caller.of(security)).map(ScheduleView::of);
     }
 
     @POST
@@ -158,6 +159,6 @@ public class ScheduleResource {
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = ENDED)
     public Uni<ScheduleView> resume(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.resume(id, Caller.nameOf(security)).map(ScheduleView::of);
+        return service.resume(id, Caller.of(security)).map(ScheduleView::of);
     }
 }
