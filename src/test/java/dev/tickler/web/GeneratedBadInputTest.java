@@ -93,7 +93,7 @@ class GeneratedBadInputTest {
     /** Every field of the one reminder representation (docs/contract.md#registration-api). */
     private static final Set<String> REPRESENTATION = Set.of("id", "tenant", "user_id", "channel", "template", "fire_at", "tz",
             "fire_at_local", "data", "state", "version", "attempts", "message_id", "last_error", "expires_at",
-            "created_at", "updated_at", "sent_at", "urgent", "schedule_id", "occurrence");
+            "created_at", "updated_at", "sent_at", "urgent", "schedule_id", "occurrence", "key", "tags");
     private static final List<String> DAYS = List.of("mon", "tue", "wed", "thu", "fri", "sat", "sun");
     private static final List<String> CHANNELS = List.of("email", "sms", "push");
     private static final String REMINDER_AS_JSON = "json_build_object('user_id', user_id, 'channel', channel,"
