@@ -22,6 +22,7 @@ public class OwnApplicationsSuite {
             + "|SlowProviderTest)"
             + "|local\\.LocalRunTest"
             + "|observability\\.ServingStartTest"
+            + "|reminder\\.KeyedTenantsTest"
             + "|security\\.OperatorKeysTest"
             + "|sweep\\.(ScheduledReconcileTest|ScheduledSweepTest)"
             + "|tracing\\.QueueHopTracingTest)";
