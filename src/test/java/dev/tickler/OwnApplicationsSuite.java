@@ -22,7 +22,7 @@ public class OwnApplicationsSuite {
             + "|SlowProviderTest)"
             + "|local\\.LocalRunTest"
             + "|observability\\.ServingStartTest"
-            + "|security\\.OperatorKeysTest"
+            + "|security\\.(OperatorKeysTest|SecretRulesStartTest)"
             + "|sweep\\.(ScheduledReconcileTest|ScheduledSweepTest)"
             + "|tracing\\.QueueHopTracingTest)";
 }

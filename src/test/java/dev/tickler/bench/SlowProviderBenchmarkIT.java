@@ -46,7 +46,7 @@ class SlowProviderBenchmarkIT {
         @Override
         public List<TestResourceEntry> testResources() {
             return List.of(new TestResourceEntry(PostgresResource.class),
-                    new TestResourceEntry(InfraiEmulatorResource.class),
+                    queue(),
                     new TestResourceEntry(QuotaNotifier.class, Map.of("quota-per-second",
                             Integer.toString(QUOTA_PER_SECOND), "latency-millis", "100")));
         }
