@@ -22,7 +22,7 @@ public class OwnApplicationsSuite {
             + "|SlowProviderTest)"
             + "|local\\.LocalRunTest"
             + "|observability\\.ServingStartTest"
-            + "|security\\.(OperatorKeysTest|SecretRulesStartTest)"
+            + "|security\\.(OperatorKeysTest|SecretRulesStartTest|WrongKeyLimitTest)"
             + "|sweep\\.(ScheduledReconcileTest|ScheduledSweepTest)"
             + "|tracing\\.QueueHopTracingTest)";
 }
