@@ -18,12 +18,12 @@ import org.junit.platform.suite.api.Suite;
 public class OwnApplicationsSuite {
 
     static final String CLASSES = "dev\\.tickler\\.(console\\.ConsoleOperatorKeysTest"
-            + "|delivery\\.(DatabaseDownTest|NotifierUrlRequiredTest|PollModeTest|ShutdownTest|SignedPushTest"
-            + "|SlowProviderTest)"
+            + "|delivery\\.(DatabaseDownTest|FairTurnsTest|NotifierUrlRequiredTest|PollModeTest|ShutdownTest"
+            + "|SignedPushTest|SlowProviderTest)"
             + "|local\\.LocalRunTest"
             + "|observability\\.ServingStartTest"
             + "|reminder\\.KeyedTenantsTest"
-            + "|security\\.OperatorKeysTest"
+            + "|security\\.(OperatorKeysTest|SecretRulesStartTest|TenantsTest|WrongKeyLimitTest)"
             + "|sweep\\.(ScheduledReconcileTest|ScheduledSweepTest)"
             + "|tracing\\.QueueHopTracingTest)";
 }
