@@ -32,6 +32,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Transaction;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.operator.SeededReminders;
@@ -143,6 +145,43 @@ class CancelByFilterTest {
                 + " AND version = 1", user)).isEqualTo(count);
         assertThat(database.count("SELECT count(*) FROM reminder_events e JOIN reminders r ON r.id = e.reminder_id"
                 + " WHERE r.user_id = $1 AND e.type = 'cancelled'", user)).isEqualTo(count);
+    }
+
+    /**
+     * A push claims a reminder while the cancel waits for that row's lock: once the claim commits, the cancel sees the
+     * row delivering and leaves it to its send, and its batch still fills up with the other matches, so the call
+     * cancels every one of them.
+     */
+    @Test
+    void aReminderClaimedWhileTheCancelWaitsIsLeftToItsSendAndTheOthersAreCancelled() throws Exception {
+        String user = user();
+        int count = ReminderService.CANCEL_BATCH + 200;
+        pool.preparedQuery("INSERT INTO reminders (user_id, channel, template, fire_at)"
+                        + " SELECT $1, 'email', 'trial_ending', $2::timestamptz + g * interval '1 second'"
+                        + " FROM generate_series(1, $3::int) g")
+                .execute(Tuple.of(user, LATER.atOffset(ZoneOffset.UTC), count)).await().indefinitely();
+        long first = database.count("SELECT min(id) FROM reminders WHERE user_id = $1", user);
+        SqlConnection claimant = pool.getConnection().await().indefinitely();
+        try {
+            Transaction claim = claimant.begin().await().indefinitely();
+            claimant.preparedQuery("UPDATE reminders SET state = 'delivering', lease_until = now() + interval '1 hour'"
+                    + " WHERE id = $1").execute(Tuple.of(first)).await().indefinitely();
+
+            CompletableFuture<JsonPath> call = CompletableFuture.supplyAsync(() -> cancel(Map.of("user_id", user))
+                    .statusCode(200).extract().jsonPath());
+            await().atMost(Duration.ofSeconds(30)).until(() -> database.count("SELECT count(*) FROM pg_stat_activity"
+                    + " WHERE wait_event_type = 'Lock' AND query LIKE '%UPDATE reminders SET state = ''cancelled''%'")
+                    == 1);
+            claim.commit().await().indefinitely();
+
+            assertThat(call.get(60, TimeUnit.SECONDS).getMap("$")).containsExactlyInAnyOrderEntriesOf(Map.of("cancelled", count - 1,
+                    "delivering", 1, "more", false));
+        } finally {
+            claimant.close().await().indefinitely();
+        }
+        assertThat(database.count("SELECT count(*) FROM reminders WHERE user_id = $1 AND state = 'cancelled'", user))
+                .isEqualTo(count - 1);
+        assertThat(stateAndVersion(first)).isEqualTo("delivering:0");
     }
 
     @Test
