@@ -143,6 +143,8 @@ public class ReminderResource {
     @Path("/by-key/{key}")
     @Operation(operationId = "getReminderByKey", summary = "Read the reminder of a key",
             description = "The key's live reminder, else the one of its reminders that finished last")
+    @APIResponse(responseCode = "200", description = "The key's live reminder, else the one that finished last",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
     @APIResponse(responseCode = "404", description = "No reminder of the caller's tenant has this key")
     public Uni<ReminderView> getByKey(@PathParam("key") String key, @Context SecurityContext security) {
         return validKey(key).chain(() -> service.getByKey(key, Caller.of(security))).map(ReminderView::of);
