@@ -349,6 +349,44 @@ class KeyedReminderTest {
                 .hasSize(kept.getInt("version"));
     }
 
+    /** One answer of a racing PUT: its status, and the id and version of the reminder it named. */
+    private record Answered(int status, long id, int version) {
+    }
+
+    @Test
+    void racingRetriesOfOneBodyMakeOneReminderPublishedOnce() throws Exception {
+        String key = newKey();
+        Map<String, Object> body = reminderAt(inAnHour());
+        int racers = 16;
+        CountDownLatch start = new CountDownLatch(1);
+        ExecutorService pool = Executors.newFixedThreadPool(racers);
+        List<Future<Answered>> futures = new ArrayList<>();
+        List<Answered> answers = new ArrayList<>();
+        try {
+            for (int i = 0; i < racers; i++) {
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    ExtractableResponse<Response> answer = put(key, body).extract();
+                    return new Answered(answer.statusCode(), answer.jsonPath().getLong("id"),
+                            answer.jsonPath().getInt("version"));
+                }));
+            }
+            start.countDown();
+            for (Future<Answered> future : futures) {
+                answers.add(future.get(60, TimeUnit.SECONDS));
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertThat(answers).filteredOn(answer -> answer.status() == 201).hasSize(1);
+        long id = answers.get(0).id();
+        assertThat(answers).allSatisfy(answer -> assertThat(answer).isIn(new Answered(201, id, 0),
+                new Answered(200, id, 0)));
+        assertThat(publishedFor(id)).hasSize(1);
+        assertThat(database.count("SELECT count(*) FROM reminders WHERE key = $1", key)).isOne();
+    }
+
     private static long createTagged(String user, String template, List<String> tags) {
         Map<String, Object> body = reminderAt(inAnHour());
         body.put("user_id", user);
