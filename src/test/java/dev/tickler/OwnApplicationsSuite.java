@@ -22,6 +22,7 @@ public class OwnApplicationsSuite {
             + "|SignedPushTest|SlowProviderTest)"
             + "|local\\.LocalRunTest"
             + "|observability\\.ServingStartTest"
+            + "|reminder\\.KeyedTenantsTest"
             + "|security\\.(OperatorKeysTest|SecretRulesStartTest|TenantsTest|WrongKeyLimitTest)"
             + "|sweep\\.(ScheduledReconcileTest|ScheduledSweepTest)"
             + "|tracing\\.QueueHopTracingTest)";

@@ -115,7 +115,7 @@ public class DeadLetters {
             channel = known.get();
         }
         return Optional.of(new ReminderFilter(ReminderState.FAILED, channel, filter.template(), filter.userId(),
-                filter.errorContains(), filter.fireFrom(), filter.fireTo(), filter.tenant()));
+                filter.errorContains(), filter.fireFrom(), filter.fireTo(), filter.tenant(), null, null, null));
     }
 
     private static boolean isRefused(Throwable failure) {

@@ -36,7 +36,7 @@ public class ReminderDesk {
     }
 
     public Uni<ReminderPage> forUser(String userId, ListPosition after, int limit) {
-        return reminders.list(READER, userId, null, after, limit);
+        return reminders.list(READER, userId, null, null, after, limit);
     }
 
     public Uni<Optional<TimelinePage>> timeline(long id, EventPosition after, int limit) {

@@ -12,6 +12,7 @@ import static dev.tickler.ledger.ReminderState.SENT;
 import static dev.tickler.ledger.ReminderState.SKIPPED;
 import static dev.tickler.ledger.ReminderState.sqlList;
 import static dev.tickler.timeline.TimelineSql.recording;
+import static dev.tickler.timeline.TimelineSql.recordingAnswering;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -30,6 +31,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -62,11 +64,20 @@ public class ReminderLedger {
     // --- registration -----------------------------------------------------------------------------------------------
 
     /**
-     * The natural key, within a tenant, names one-shot reminders only; a schedule's occurrences are named by their
-     * number.
+     * The natural key, within a tenant, names one-shot reminders without a key only; a schedule's occurrences are named
+     * by their number, a keyed reminder by its key.
      */
     private static final String NATURAL_KEY_TAKEN =
-            " ON CONFLICT (tenant, user_id, template, fire_at) WHERE schedule_id IS NULL DO NOTHING";
+            " ON CONFLICT (tenant, user_id, template, fire_at) WHERE schedule_id IS NULL AND key IS NULL DO NOTHING";
+
+    /** A key names one live reminder of its tenant (the partial unique index of migration V13). */
+    private static final String LIVE_KEY = "key IS NOT NULL AND state IN " + ReminderState.liveSqlList();
+
+    private static final String KEY_TAKEN = " ON CONFLICT (tenant, key) WHERE " + LIVE_KEY + " DO NOTHING";
+
+    /** The registered event names the key that registered it, and the reminder's own key and tags when it has them. */
+    private static final Event REGISTERED_BY = Event.of(":now", EventType.REGISTERED, "'by'", ":by::text", "'key'",
+            "changed.key", "'tags'", "NULLIF(changed.tags, '{}')");
 
     /** The rows of the caller's tenant, or of every tenant when :tenant is NULL (an operator, or the system). */
     private static final String OF_TENANT = "(:tenant::text IS NULL OR tenant = :tenant)";
@@ -79,37 +90,75 @@ public class ReminderLedger {
         return "CASE WHEN " + fireAt + " < :now::timestamptz THEN :now::timestamptz END";
     }
 
-    /** The registered event names the key that registered it; trace_context is the request's traceparent or null. */
+    /** A reminder without a key; trace_context is the request's traceparent or null. */
     static final NamedSql REGISTER = NamedSql.of(recording("INSERT INTO reminders (user_id, channel, template, fire_at,"
-            + " tz, data, expires_at, created_at, updated_at, urgent, trace_context, deferred_until, tenant) VALUES (:user_id,"
-            + " :channel, :template, :fire_at, :tz, :data, :expires_at, :now, :now, :urgent, :trace_context, "
-            + dueFromCreation(":fire_at::timestamptz") + ", :tenant)" + NATURAL_KEY_TAKEN + " RETURNING "
-            + ReminderRow.COLUMNS,
-            Event.of(":now", EventType.REGISTERED, "'by'", ":by::text")));
+            + " tz, data, expires_at, created_at, updated_at, urgent, trace_context, deferred_until, tenant, tags) VALUES"
+            + " (:user_id, :channel, :template, :fire_at, :tz, :data, :expires_at, :now, :now, :urgent, :trace_context, "
+            + dueFromCreation(":fire_at::timestamptz") + ", :tenant, :tags::varchar[])" + NATURAL_KEY_TAKEN + " RETURNING "
+            + ReminderRow.COLUMNS, REGISTERED_BY));
 
-    /** A batch registration's rows in one statement, in the order given; a key taken, or repeated, inserts nothing. */
+    /**
+     * Whether the row holds what a registration with the statement's named values would write, so that registering it
+     * again changes nothing. Tags compare as sets; data as JSON values (key order and spacing do not count).
+     */
+    private static final String SAME_BODY = "(user_id = :user_id::text AND channel = :channel::text"
+            + " AND template = :template::text AND fire_at = :fire_at::timestamptz AND tz = :tz::text"
+            + " AND data = :data::jsonb AND expires_at IS NOT DISTINCT FROM :expires_at::timestamptz"
+            + " AND urgent = :urgent::boolean AND tags @> :tags::varchar[] AND tags <@ :tags::varchar[])";
+
+    /**
+     * A keyed reminder (docs/contract.md#keyed-reminders-and-cancel-by-filter): inserted unless its key is live in its
+     * tenant, which the unique index decides, so that racing registrations of one key make one reminder. Answers the
+     * new row (created), or else the live one as it was when the statement began, with whether its body is the same;
+     * nothing when the live one was registered by a statement that began later (the caller tries again).
+     */
+    private static final NamedSql REGISTER_KEYED = NamedSql.of(recordingAnswering("INSERT INTO reminders (user_id,"
+            + " channel, template, fire_at, tz, data, expires_at, created_at, updated_at, urgent, trace_context,"
+            + " deferred_until, tenant, key, tags) VALUES (:user_id::text, :channel::text, :template::text,"
+            + " :fire_at::timestamptz, :tz::text, :data::jsonb, :expires_at::timestamptz, :now, :now, :urgent::boolean,"
+            + " :trace_context, " + dueFromCreation(":fire_at::timestamptz") + ", :tenant::text, :key::text,"
+            + " :tags::varchar[])" + KEY_TAKEN + " RETURNING " + ReminderRow.COLUMNS,
+            "SELECT " + ReminderRow.COLUMNS + ", true AS created, true AS same_body FROM changed UNION ALL SELECT "
+            + ReminderRow.COLUMNS + ", false, " + SAME_BODY + " FROM reminders WHERE tenant = :tenant::text"
+            + " AND key = :key::text AND state IN " + ReminderState.liveSqlList()
+            + " AND NOT EXISTS (SELECT 1 FROM changed)", REGISTERED_BY));
+
+    /** The key's live reminder, locked until the transaction ends, with whether its body is the given one. */
+    private static final NamedSql LOCK_LIVE_BY_KEY = NamedSql.of("SELECT " + ReminderRow.COLUMNS
+            + ", false AS created, " + SAME_BODY + " AS same_body FROM reminders WHERE tenant = :tenant::text"
+            + " AND key = :key::text AND state IN " + ReminderState.liveSqlList() + " FOR UPDATE");
+
+    /** The key's live reminder, else the one of its reminders that finished last. */
+    private static final NamedSql FIND_BY_KEY = NamedSql.of("SELECT " + ReminderRow.COLUMNS + " FROM reminders"
+            + " WHERE tenant = :tenant AND key = :key AND key IS NOT NULL"
+            + " ORDER BY state IN " + ReminderState.liveSqlList() + " DESC, updated_at DESC, id DESC LIMIT 1");
+
+    /**
+     * A batch registration's rows without keys in one statement, in the order given; a natural key taken, or repeated,
+     * inserts nothing. Each row's tags come as a JSON array (an array of arrays would not unnest row by row).
+     */
     private static final NamedSql REGISTER_ALL = NamedSql.of(recording("INSERT INTO reminders (user_id, channel,"
             + " template, fire_at, tz, data, expires_at, created_at, updated_at, urgent, trace_context, deferred_until,"
-            + " tenant) SELECT u, c, t, f, z, d::jsonb, e, :now, :now, g, :trace_context, " + dueFromCreation("f")
-            + ", :tenant"
+            + " tenant, tags) SELECT u, c, t, f, z, d::jsonb, e, :now, :now, g, :trace_context, " + dueFromCreation("f")
+            + ", :tenant, ARRAY(SELECT tag FROM jsonb_array_elements_text(tg::jsonb) WITH ORDINALITY AS each(tag, at)"
+            + " ORDER BY at)"
             + " FROM unnest(:user_ids::text[], :channels::text[], :templates::text[], :fire_ats::timestamptz[],"
-            + " :zones::text[], :data::text[], :expires_ats::timestamptz[], :urgent::boolean[])"
-            + " WITH ORDINALITY AS i(u, c, t, f, z, d, e, g, n) ORDER BY n" + NATURAL_KEY_TAKEN
-            + " RETURNING " + ReminderRow.COLUMNS,
-            Event.of(":now", EventType.REGISTERED, "'by'", ":by::text")));
+            + " :zones::text[], :data::text[], :expires_ats::timestamptz[], :urgent::boolean[], :tags::text[])"
+            + " WITH ORDINALITY AS i(u, c, t, f, z, d, e, g, tg, n) ORDER BY n" + NATURAL_KEY_TAKEN
+            + " RETURNING " + ReminderRow.COLUMNS, REGISTERED_BY));
 
     private static final NamedSql FIND = NamedSql.of("SELECT " + ReminderRow.COLUMNS + " FROM reminders WHERE id = :id"
             + " AND " + OF_TENANT);
 
     private static final NamedSql FIND_BY_NATURAL_KEY = NamedSql.of("SELECT " + ReminderRow.COLUMNS + " FROM reminders"
             + " WHERE tenant = :tenant AND user_id = :user_id AND template = :template AND fire_at = :fire_at"
-            + " AND schedule_id IS NULL");
+            + " AND schedule_id IS NULL AND key IS NULL");
 
     /** The rows of many natural keys, each found through the unique index. */
     private static final NamedSql FIND_ALL_BY_NATURAL_KEY = NamedSql.of("SELECT " + qualified("r.")
             + " FROM reminders r JOIN unnest(:user_ids::text[], :templates::text[], :fire_ats::timestamptz[])"
             + " AS k(u, t, f) ON r.user_id = k.u AND r.template = k.t AND r.fire_at = k.f WHERE r.tenant = :tenant"
-            + " AND r.schedule_id IS NULL");
+            + " AND r.schedule_id IS NULL AND r.key IS NULL");
 
     /** Every occurrence of one top-up in one statement; one a concurrent top-up created already is left alone. */
     private static String createOccurrences(Event... events) {
@@ -122,11 +171,9 @@ public class ReminderLedger {
                 + " RETURNING " + ReminderRow.COLUMNS, events);
     }
 
-    private static final NamedSql CREATE_OCCURRENCES = NamedSql.of(createOccurrences(
-            Event.of(":now", EventType.REGISTERED, "'by'", ":by::text")));
+    private static final NamedSql CREATE_OCCURRENCES = NamedSql.of(createOccurrences(REGISTERED_BY));
 
-    private static final NamedSql CREATE_SKIPPED_OCCURRENCES = NamedSql.of(createOccurrences(
-            Event.of(":now", EventType.REGISTERED, "'by'", ":by::text"),
+    private static final NamedSql CREATE_SKIPPED_OCCURRENCES = NamedSql.of(createOccurrences(REGISTERED_BY,
             Event.of(":now", EventType.SKIPPED, "'reason'", "'catch_up'")));
 
     // --- hand-off ---------------------------------------------------------------------------------------------------
@@ -333,6 +380,39 @@ public class ReminderLedger {
                     "'to'", ":to::text", "'version'", "changed.version", "'by'", ":by::text")));
 
     /**
+     * A PUT by key of a different body (docs/contract.md#keyed-reminders-and-cancel-by-filter): every field replaced, as a
+     * PATCH of them all, under a new version, pending until handed off again; only while the row is still at the
+     * version read and in a state a change applies to.
+     */
+    private static final NamedSql REPLACE = NamedSql.of(recording("UPDATE reminders SET user_id = :user_id,"
+            + " channel = :channel, template = :template, fire_at = :fire_at, tz = :tz, data = :data,"
+            + " expires_at = :expires_at, urgent = :urgent, tags = :tags::varchar[], version = version + 1, handoff = 0,"
+            + " attempts = 0, last_error = NULL, message_id = NULL, lease_until = NULL, takeovers = 0, state = "
+            + PENDING.sql() + ", deferred_until = " + dueFromCreation(":fire_at::timestamptz") + ", updated_at = :now"
+            + " WHERE id = :id AND version = :version AND state IN " + sqlList(PENDING, HANDED_OFF, FAILED)
+            + " RETURNING " + ReminderRow.COLUMNS, Event.of(":now", EventType.RESCHEDULED, "'from'", ":from::text",
+                    "'to'", ":to::text", "'version'", "changed.version", "'by'", ":by::text", "'key'", "changed.key")));
+
+    /** One user's reminders that a cancel by filter selects, in the given states (docs/contract.md#keyed-reminders-and-cancel-by-filter). */
+    private static final String MATCHING = "tenant = :tenant AND user_id = :user_id"
+            + " AND (:template::text IS NULL OR template = :template::text)"
+            + " AND (:tag::text IS NULL OR " + NameConditions.hasTag(":tag") + ")"
+            + " AND (:key_pattern::text IS NULL OR " + NameConditions.keyStartsWith(":key_pattern") + ")"
+            + " AND state = ANY(:states::text[])";
+
+    /**
+     * A bounded batch of the matching reminders cancelled in one statement, each with its event; locked in id order, as
+     * every batched write takes its rows, and checked again once locked. Answers each one's schedule id (null for a
+     * one-shot reminder), whose schedule makes room for its next occurrence.
+     */
+    private static final NamedSql CANCEL_MATCHING = NamedSql.of(recording("UPDATE reminders SET state = "
+            + CANCELLED.sql() + ", version = version + 1, lease_until = NULL, updated_at = :now WHERE id IN (SELECT id"
+            + " FROM reminders WHERE " + MATCHING + " ORDER BY id LIMIT :limit FOR UPDATE) RETURNING id, schedule_id",
+            Event.of(":now", EventType.CANCELLED, "'by'", ":by::text")));
+
+    private static final NamedSql COUNT_MATCHING = NamedSql.of("SELECT count(*) FROM reminders WHERE " + MATCHING);
+
+    /**
      * Cancels the given reminders that are in one of the given states, each with a new version so any message still on
      * the queue is stale: DELETE of one reminder, a bulk cancel, a schedule's change or end.
      */
@@ -421,10 +501,8 @@ public class ReminderLedger {
      */
     public Uni<Optional<ReminderRow>> register(NewReminder reminder, String tenant, String by, Instant now,
             String traceContext) {
-        Tuple values = REGISTER.bind("tenant", tenant, "user_id", reminder.userId(), "channel", reminder.channel().wireName(),
-                "template", reminder.template(), "fire_at", utc(reminder.fireAt()), "tz", reminder.tz(),
-                "data", new JsonObject(reminder.data()), "expires_at", expiresAt(reminder), "now", utc(now),
-                "urgent", reminder.urgent(), "trace_context", traceContext, "by", by);
+        Tuple values = REGISTER.bind(withBody(reminder, "tenant", tenant, "now", utc(now), "trace_context", traceContext,
+                "by", by));
         return registrations.submit(values)
                 .onFailure().recoverWithUni(batchFailure -> pool.preparedQuery(REGISTER.sql()).execute(values)
                         .map(ReminderLedger::rowIn));
@@ -447,7 +525,8 @@ public class ReminderLedger {
                 "zones", ordered.stream().map(NewReminder::tz).toArray(String[]::new),
                 "data", ordered.stream().map(reminder -> new JsonObject(reminder.data()).encode()).toArray(String[]::new),
                 "expires_ats", ordered.stream().map(ReminderLedger::expiresAt).toArray(OffsetDateTime[]::new),
-                "urgent", ordered.stream().map(NewReminder::urgent).toArray(Boolean[]::new));
+                "urgent", ordered.stream().map(NewReminder::urgent).toArray(Boolean[]::new),
+                "tags", ordered.stream().map(reminder -> new JsonArray(reminder.tags()).encode()).toArray(String[]::new));
         return pool.preparedQuery(REGISTER_ALL.sql()).execute(values).chain(inserted -> {
             Map<NaturalKey, ReminderRow> created = byNaturalKey(inserted);
             List<NewReminder> notCreated = reminders.stream()
@@ -502,6 +581,105 @@ public class ReminderLedger {
                         "user_id", userId, "template", template, "fire_at", utc(fireAt)))
                 .map(rows -> rowIn(rows).orElseThrow(() -> new IllegalStateException(
                         "the registered reminder of " + userId + "/" + template + " is gone")));
+    }
+
+    // --- keyed reminders ---------------------------------------------------------------------------------------------
+
+    /**
+     * A keyed reminder's row as a registration of its key found it: created by this registration, or the live one the
+     * key names, with whether its body is the same as the registration's.
+     */
+    public record Keyed(ReminderRow reminder, boolean created, boolean sameBody) {
+    }
+
+    /**
+     * pending, registered under its key, unless the key is live in the tenant: answers the new row, or else the live
+     * one; empty when a registration of the key that began later holds it (try again, it is then seen).
+     */
+    public Uni<Optional<Keyed>> registerKeyed(NewReminder reminder, String tenant, String by, Instant now,
+            String traceContext) {
+        return pool.preparedQuery(REGISTER_KEYED.sql()).execute(REGISTER_KEYED.bind(withBody(reminder, "tenant", tenant,
+                        "key", reminder.key(), "now", utc(now), "trace_context", traceContext, "by", by)))
+                .map(ReminderLedger::keyedIn);
+    }
+
+    /** The key's live reminder, locked until the connection's transaction ends, compared with the given body. */
+    public Uni<Optional<Keyed>> lockLive(SqlConnection connection, String tenant, NewReminder reminder) {
+        return connection.preparedQuery(LOCK_LIVE_BY_KEY.sql()).execute(LOCK_LIVE_BY_KEY.bind(withBody(reminder,
+                        "tenant", tenant, "key", reminder.key())))
+                .map(ReminderLedger::keyedIn);
+    }
+
+    /**
+     * pending, handed_off or failed → pending under a new version with every field of the body, if the row is still at
+     * {@code version}; empty otherwise.
+     */
+    public Uni<Optional<ReminderRow>> replace(SqlClient client, ReminderRow row, NewReminder reminder, String by,
+            Instant now) {
+        return client.preparedQuery(REPLACE.sql()).execute(REPLACE.bind(withBody(reminder, "id", row.id(),
+                        "version", row.version(), "now", utc(now), "from", row.fireAt().toString(),
+                        "to", reminder.fireAt().toString(), "by", by)))
+                .map(ReminderLedger::rowIn);
+    }
+
+    /** The key's live reminder in the tenant, else the one that finished last; empty when the key names none. */
+    public Uni<Optional<ReminderRow>> findByKey(String tenant, String key) {
+        return pool.preparedQuery(FIND_BY_KEY.sql()).execute(FIND_BY_KEY.bind("tenant", tenant, "key", key))
+                .map(ReminderLedger::rowIn);
+    }
+
+    /**
+     * One batch of a cancel by filter: up to {@code limit} of the tenant's reminders that match and are in one of the
+     * given states → cancelled, each with a new version and its event. Answers each one's schedule id (null for a
+     * one-shot reminder).
+     */
+    public Uni<List<Long>> cancelMatching(String tenant, UserReminderFilter filter, Collection<ReminderState> from,
+            int limit, String by, Instant now) {
+        return pool.preparedQuery(CANCEL_MATCHING.sql()).execute(CANCEL_MATCHING.bind(matching(tenant, filter, from,
+                        "limit", limit, "by", by, "now", utc(now))))
+                .map(rows -> {
+                    List<Long> scheduleIds = new ArrayList<>(rows.size());
+                    rows.forEach(row -> scheduleIds.add(row.getLong("schedule_id")));
+                    return scheduleIds;
+                });
+    }
+
+    /** How many of the tenant's reminders match the filter in one of the given states. */
+    public Uni<Long> countMatching(String tenant, UserReminderFilter filter, Collection<ReminderState> in) {
+        return pool.preparedQuery(COUNT_MATCHING.sql()).execute(COUNT_MATCHING.bind(matching(tenant, filter, in)))
+                .map(rows -> rows.iterator().next().getLong(0));
+    }
+
+    private static Object[] matching(String tenant, UserReminderFilter filter, Collection<ReminderState> states,
+            Object... more) {
+        Object[] own = { "tenant", tenant, "user_id", filter.userId(), "template", filter.template(), "tag", filter.tag(),
+                "key_pattern", filter.keyPrefix() == null ? null : NameConditions.keyPrefixPattern(filter.keyPrefix()),
+                "states", states.stream().map(ReminderState::wireName).toArray(String[]::new) };
+        return concat(own, more);
+    }
+
+    /** The named values of a reminder's body, as the registering and replacing statements name them, then more. */
+    private static Object[] withBody(NewReminder reminder, Object... more) {
+        Object[] body = { "user_id", reminder.userId(), "channel", reminder.channel().wireName(),
+                "template", reminder.template(), "fire_at", utc(reminder.fireAt()), "tz", reminder.tz(),
+                "data", new JsonObject(reminder.data()), "expires_at", expiresAt(reminder), "urgent", reminder.urgent(),
+                "tags", reminder.tags().toArray(String[]::new) };
+        return concat(body, more);
+    }
+
+    private static Object[] concat(Object[] first, Object[] second) {
+        Object[] both = new Object[first.length + second.length];
+        System.arraycopy(first, 0, both, 0, first.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
+
+    private static Optional<Keyed> keyedIn(RowSet<Row> rows) {
+        if (rows.size() == 0) {
+            return Optional.empty();
+        }
+        Row row = rows.iterator().next();
+        return Optional.of(new Keyed(ReminderRow.from(row), row.getBoolean("created"), row.getBoolean("same_body")));
     }
 
     // --- hand-off ---------------------------------------------------------------------------------------------------
@@ -693,22 +871,17 @@ public class ReminderLedger {
     }
 
     private static Object[] attemptValues(Attempt attempt, Object... more) {
-        Object[] values = new Object[10 + more.length];
         Object[] own = { "attempt", attempt.number(), "status", attempt.statusJson(), "latency_ms",
                 attempt.latencyMillis(), "attempt_error", attempt.error(), "answered_at", utc(attempt.answeredAt()) };
-        System.arraycopy(own, 0, values, 0, own.length);
-        System.arraycopy(more, 0, values, own.length, more.length);
-        return values;
+        return concat(own, more);
     }
 
     /** A settling write: the claim it holds and the time, then the write's own named values. */
     private Uni<Boolean> settle(NamedSql sql, HeldClaim claim, Instant now, Object... namesAndValues) {
-        Object[] values = new Object[8 + namesAndValues.length];
         Object[] held = { "id", claim.id(), "version", claim.version(), "claimed_at", utc(claim.claimedAt()), "now",
                 utc(now) };
-        System.arraycopy(held, 0, values, 0, held.length);
-        System.arraycopy(namesAndValues, 0, values, held.length, namesAndValues.length);
-        return pool.preparedQuery(sql.sql()).execute(sql.bind(values)).map(RowSet::rowCount).map(count -> count == 1);
+        return pool.preparedQuery(sql.sql()).execute(sql.bind(concat(held, namesAndValues))).map(RowSet::rowCount)
+                .map(count -> count == 1);
     }
 
     // --- changes through the API ------------------------------------------------------------------------------------

@@ -32,6 +32,19 @@ public enum ReminderState implements WireNamed {
         return "'" + wireName + "'";
     }
 
+    /**
+     * Not finished yet: a reminder in a live state holds its key (docs/contract.md#keyed-reminders-and-cancel-by-filter),
+     * and migration V13's unique index of live keys names the same states.
+     */
+    public boolean isLive() {
+        return this == PENDING || this == HANDED_OFF || this == DELIVERING || this == FAILED;
+    }
+
+    /** The live states as an SQL list for {@code IN}. */
+    public static String liveSqlList() {
+        return sqlList(Arrays.stream(values()).filter(ReminderState::isLive).toArray(ReminderState[]::new));
+    }
+
     /** States as an SQL list for {@code IN}, e.g. {@code ('pending', 'handed_off')}. */
     public static String sqlList(ReminderState... states) {
         return Arrays.stream(states).map(ReminderState::sql).collect(Collectors.joining(", ", "(", ")"));

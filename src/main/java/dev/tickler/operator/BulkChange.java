@@ -46,8 +46,8 @@ public enum BulkChange {
         }
         if (!emptyFilterAllowed && filter.isEmpty()) {
             problems.add(new FieldError("body", "give at least one of state, channel, template, user_id,"
-                    + " error_contains, fire_from or fire_to; a " + operation() + " of every reminder at once"
-                    + " is refused"));
+                    + " error_contains, fire_from, fire_to, tenant, key, key_prefix or tag; a " + operation()
+                    + " of every reminder at once is refused"));
         }
         return problems;
     }

@@ -9,6 +9,8 @@ import java.util.stream.Collectors;
 
 import io.vertx.mutiny.sqlclient.Tuple;
 
+import dev.tickler.db.LikePatterns;
+import dev.tickler.ledger.NameConditions;
 import dev.tickler.ledger.ReminderState;
 
 /**
@@ -46,8 +48,17 @@ final class FilterSql {
             sql.where("user_id = " + sql.parameter(filter.userId()));
         }
         if (filter.errorContains() != null) {
-            sql.where("last_error ILIKE " + sql.parameter("%" + likeEscaped(filter.errorContains()) + "%")
-                    + " ESCAPE '\\'");
+            sql.where("last_error ILIKE " + sql.parameter(LikePatterns.containing(filter.errorContains()))
+                    + LikePatterns.ESCAPE);
+        }
+        if (filter.key() != null) {
+            sql.where("key = " + sql.parameter(filter.key()));
+        }
+        if (filter.keyPrefix() != null) {
+            sql.where(NameConditions.keyStartsWith(sql.parameter(NameConditions.keyPrefixPattern(filter.keyPrefix()))));
+        }
+        if (filter.tag() != null) {
+            sql.where(NameConditions.hasTag(sql.parameter(filter.tag())));
         }
         if (filter.fireFrom() != null) {
             sql.where("fire_at >= " + sql.parameter(utc(filter.fireFrom())));
@@ -77,11 +88,6 @@ final class FilterSql {
 
     Tuple parameters() {
         return parameters;
-    }
-
-    /** The text matches itself only: LIKE's wildcards and its escape character lose their meaning. */
-    static String likeEscaped(String text) {
-        return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_");
     }
 
     private static String literal(ReminderState state) {

@@ -1,6 +1,7 @@
 package dev.tickler.reminder;
 
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 
 import jakarta.persistence.Column;
@@ -105,9 +106,18 @@ public class Reminder extends PanacheEntityBase {
     @Column
     public Integer occurrence;
 
+    /** The caller's own name for it, unique among its tenant's live reminders; null when it has none. */
+    @Column
+    public String key;
+
+    @JdbcTypeCode(SqlTypes.ARRAY)
+    @Column(nullable = false)
+    public String[] tags;
+
     /** The row as the API renders it. */
     public ReminderRow toRow() {
         return new ReminderRow(id, tenant, userId, channel, template, fireAt, tz, data, state, version, handoff, attempts,
-                messageId, lastError, expiresAt, createdAt, updatedAt, sentAt, urgent, scheduleId, occurrence);
+                messageId, lastError, expiresAt, createdAt, updatedAt, sentAt, urgent, scheduleId, occurrence, key,
+                List.of(tags));
     }
 }

@@ -20,10 +20,10 @@ public class ReminderRepository implements PanacheRepositoryBase<Reminder, Long>
 
     /**
      * One page of a user's reminders of the tenant (null: every tenant) in (fire_at, id) order, starting after the given
-     * position.
+     * position; state and tag narrow it when given.
      */
-    public Uni<List<Reminder>> listForUser(String tenant, String userId, ReminderState state, ListPosition after,
-            int maxRows) {
+    public Uni<List<Reminder>> listForUser(String tenant, String userId, ReminderState state, String tag,
+            ListPosition after, int maxRows) {
         StringBuilder query = new StringBuilder("userId = :userId");
         Parameters parameters = Parameters.with("userId", userId);
         if (tenant != null) {
@@ -33,6 +33,10 @@ public class ReminderRepository implements PanacheRepositoryBase<Reminder, Long>
         if (state != null) {
             query.append(" and state = :state");
             parameters.and("state", state);
+        }
+        if (tag != null) {
+            query.append(" and array_contains(tags, :tag)");
+            parameters.and("tag", tag);
         }
         if (after != null) {
             query.append(" and (fireAt > :afterFireAt or (fireAt = :afterFireAt and id > :afterId))");

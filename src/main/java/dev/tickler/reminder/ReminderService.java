@@ -7,8 +7,11 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,6 +22,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.pgclient.PgException;
 
 import dev.tickler.handoff.HandOff;
@@ -28,6 +32,7 @@ import dev.tickler.ledger.Registration;
 import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.ledger.ReminderRow;
 import dev.tickler.ledger.ReminderState;
+import dev.tickler.ledger.UserReminderFilter;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.publish.Via;
 import dev.tickler.security.Caller;
@@ -48,6 +53,15 @@ public class ReminderService {
     private static final String UNIQUE_VIOLATION = "23505";
     /** A change that lost a race with another change of the same row is checked and tried again, this often. */
     private static final int CHANGE_TRIES = 3;
+    /**
+     * A registration of a key whose live reminder came or went while it was made is tried again, this often: each try
+     * sees what the one before lost to.
+     */
+    private static final int KEYED_TRIES = 5;
+    /** A cancel by filter changes this many reminders a statement, each statement a transaction of its own. */
+    static final int CANCEL_BATCH = 1_000;
+    /** and at most this many a call; the answer says whether more are left. */
+    static final int MAX_CANCELLED_PER_CALL = 10_000;
 
     private final ReminderRepository repository;
     private final ReminderLedger ledger;
@@ -74,19 +88,155 @@ public class ReminderService {
     /**
      * Creates the reminder, or answers the one already registered for the same (user_id, template, fire_at): one
      * statement decides which, even when identical registrations race. The row keeps the request's trace context,
-     * and the hand-off continues the request's trace.
+     * and the hand-off continues the request's trace. A reminder with a key is named by its key instead: a live one
+     * with the same body is answered, one with another body is a conflict (a PUT by key replaces it).
      */
     public Uni<Registration> register(NewReminder request, Caller caller) {
+        if (request.key() != null) {
+            return registerKeyed(request, caller, false, KEYED_TRIES);
+        }
         return ledger.register(request, caller.tenant(), caller.name(), now(), tracing.currentTraceparent())
-                .invoke(created -> created.ifPresent(row -> {
-                    tracing.tagCurrent(row.id());
-                    registered(caller, 1);
-                }))
-                .chain(created -> created.isPresent()
-                        ? handOff.handOffIfDue(created.get(), Via.API).map(row -> new Registration(row, true))
+                .chain(created -> created.isPresent() ? handedOffNew(created.get(), caller)
                         : ledger.findByNaturalKey(caller.tenant(), request.userId(), request.template(),
                                 request.fireAt())
                                 .map(existing -> new Registration(existing, false)));
+    }
+
+    private Uni<Registration> handedOffNew(ReminderRow created, Caller caller) {
+        tracing.tagCurrent(created.id());
+        registered(caller, 1);
+        return handOff.handOffIfDue(created, Via.API).map(row -> new Registration(row, true));
+    }
+
+    /**
+     * PUT by key (docs/contract.md#keyed-reminders-and-cancel-by-filter): creates the key's reminder when none is live;
+     * leaves a live one with the same body alone (same version, no hand-off); replaces every field of one with another
+     * body, as a PATCH of them all, and hands it off again; a delivering one is a conflict. The unique index of live
+     * keys decides a race of two creations, and the row's lock a race of two replacements, so concurrent PUTs of one
+     * key make one reminder.
+     */
+    public Uni<Registration> put(NewReminder request, Caller caller) {
+        return registerKeyed(request, caller, true, KEYED_TRIES);
+    }
+
+    private Uni<Registration> registerKeyed(NewReminder request, Caller caller, boolean replace, int triesLeft) {
+        return ledger.registerKeyed(request, caller.tenant(), caller.name(), now(), tracing.currentTraceparent())
+                .chain(found -> {
+                    if (found.isEmpty()) {
+                        return again(request, caller, replace, triesLeft);
+                    }
+                    ReminderLedger.Keyed keyed = found.get();
+                    if (keyed.created()) {
+                        return handedOffNew(keyed.reminder(), caller);
+                    }
+                    if (keyed.sameBody()) {
+                        return Uni.createFrom().item(new Registration(keyed.reminder(), false));
+                    }
+                    if (!replace) {
+                        throw ProblemException.conflict("the key " + request.key() + " names reminder "
+                                + keyed.reminder().id() + ", which is " + keyed.reminder().state().wireName()
+                                + " with another body; PUT /v1/reminders/by-key/" + request.key() + " replaces it");
+                    }
+                    refuseDelivering(keyed.reminder());
+                    return replaceLive(request, caller).chain(replaced -> {
+                        if (replaced.isEmpty()) {
+                            return again(request, caller, replace, triesLeft);
+                        }
+                        Uni<ReminderRow> answer = replaced.get().changed()
+                                ? handOff.handOffIfDue(replaced.get().reminder(), Via.API)
+                                : Uni.createFrom().item(replaced.get().reminder());
+                        return answer.map(row -> new Registration(row, false));
+                    });
+                });
+    }
+
+    /** The live reminder of a key as a PUT left it: replaced by its body, or found with that body already. */
+    private record Replaced(ReminderRow reminder, boolean changed) {
+    }
+
+    /**
+     * The key's live reminder, locked, compared with the body again and replaced by it when it differs, in one
+     * transaction; empty when no reminder of the key is live any more.
+     */
+    private Uni<Optional<Replaced>> replaceLive(NewReminder request, Caller caller) {
+        return ledger.inTransaction(connection -> ledger.lockLive(connection, caller.tenant(), request)
+                .chain(live -> live.isEmpty() ? Uni.createFrom().item(Optional.<Replaced>empty())
+                        : replaceLocked(connection, live.get(), request, caller)));
+    }
+
+    private Uni<Optional<Replaced>> replaceLocked(SqlConnection connection, ReminderLedger.Keyed live,
+            NewReminder request, Caller caller) {
+        if (live.sameBody()) {
+            return Uni.createFrom().item(Optional.of(new Replaced(live.reminder(), false)));
+        }
+        refuseDelivering(live.reminder());
+        return ledger.replace(connection, live.reminder(), request, caller.name(), now())
+                .map(replaced -> Optional.of(new Replaced(replaced.orElseThrow(() -> new IllegalStateException(
+                        "the locked reminder " + live.reminder().id() + " could not be replaced")), true)));
+    }
+
+    /** The key's live reminder came or went while this registration was made: again, seeing what it lost to. */
+    private Uni<Registration> again(NewReminder request, Caller caller, boolean replace, int triesLeft) {
+        if (triesLeft <= 1) {
+            return Uni.createFrom().failure(ProblemException.conflict("the reminder of the key " + request.key()
+                    + " changed while this registration was being made; try again"));
+        }
+        return registerKeyed(request, caller, replace, triesLeft - 1);
+    }
+
+    private static void refuseDelivering(ReminderRow live) {
+        if (live.state() == ReminderState.DELIVERING) {
+            throw ProblemException.conflict("reminder " + live.id() + " of the key " + live.key()
+                    + " is delivering; a send is in flight and its outcome decides");
+        }
+    }
+
+    /** The key's live reminder, else its reminder that finished last; another tenant's key names none here. */
+    public Uni<ReminderRow> getByKey(String key, Caller caller) {
+        return ledger.findByKey(caller.tenant(), key).map(found -> found.orElseThrow(() -> keyNotFound(key)));
+    }
+
+    /** DELETE by key: cancels the key's live reminder as DELETE by id does; a key without a live one is not found. */
+    public Uni<ReminderRow> cancelByKey(String key, Caller caller) {
+        return ledger.findByKey(caller.tenant(), key).chain(found -> {
+            if (found.isEmpty() || !found.get().state().isLive()) {
+                throw ProblemException.notFound("no live reminder has the key " + key);
+            }
+            return cancel(found.get().id(), caller);
+        });
+    }
+
+    private static ProblemException keyNotFound(String key) {
+        return ProblemException.notFound("no reminder has the key " + key);
+    }
+
+    /**
+     * Cancels the caller's tenant's reminders of one user that match the filter and are not finished, in batches of
+     * {@value #CANCEL_BATCH}, each one statement that writes its cancelled events, at most
+     * {@value #MAX_CANCELLED_PER_CALL} a call. Delivering ones are counted and left to their outcome. The schedules of
+     * cancelled occurrences make room for their next ones once every batch is done, so this call does not meet them.
+     */
+    public Uni<Cancellation> cancelMatching(UserReminderFilter filter, Caller caller) {
+        Set<Long> endedOccurrencesOf = new HashSet<>();
+        return cancelBatches(filter, caller, 0, endedOccurrencesOf)
+                .chain(cancelled -> (cancelled < MAX_CANCELLED_PER_CALL ? Uni.createFrom().item(false)
+                        : ledger.countMatching(caller.tenant(), filter, CANCELLABLE).map(left -> left > 0))
+                        .chain(more -> ledger.countMatching(caller.tenant(), filter, EnumSet.of(ReminderState.DELIVERING))
+                                .map(delivering -> new Cancellation(cancelled, delivering, more))))
+                .call(() -> handOff.followUp(endedOccurrencesOf));
+    }
+
+    private Uni<Long> cancelBatches(UserReminderFilter filter, Caller caller, long cancelledSoFar,
+            Set<Long> endedOccurrencesOf) {
+        int limit = (int) Math.min(CANCEL_BATCH, MAX_CANCELLED_PER_CALL - cancelledSoFar);
+        return ledger.cancelMatching(caller.tenant(), filter, CANCELLABLE, limit, caller.name(), now())
+                .chain(scheduleIds -> {
+                    scheduleIds.stream().filter(Objects::nonNull).forEach(endedOccurrencesOf::add);
+                    long cancelled = cancelledSoFar + scheduleIds.size();
+                    return scheduleIds.size() < limit || cancelled >= MAX_CANCELLED_PER_CALL
+                            ? Uni.createFrom().item(cancelled)
+                            : cancelBatches(filter, caller, cancelled, endedOccurrencesOf);
+                });
     }
 
     /**
@@ -124,9 +274,10 @@ public class ReminderService {
         return ledger.find(id, caller.visibleTenant()).map(found -> found.orElseThrow(() -> notFound(id)));
     }
 
-    /** A page of the user's reminders in the caller's tenant (an operator's: every tenant's). */
-    public Uni<ReminderPage> list(Caller caller, String userId, ReminderState state, ListPosition after, int limit) {
-        return Panache.withSession(() -> repository.listForUser(caller.visibleTenant(), userId, state, after,
+    /** A page of the user's reminders in the caller's tenant (an operator's: every tenant's), by state and tag. */
+    public Uni<ReminderPage> list(Caller caller, String userId, ReminderState state, String tag, ListPosition after,
+            int limit) {
+        return Panache.withSession(() -> repository.listForUser(caller.visibleTenant(), userId, state, tag, after,
                         limit + 1))
                 .map(found -> ReminderPage.of(found.stream().map(Reminder::toRow).toList(), limit));
     }

@@ -33,10 +33,18 @@ public final class TimelineSql {
 
     /** The change, with its events written for every row it changed; answers the change's RETURNING columns. */
     public static String recording(String change, Event... events) {
+        return recordingAnswering(change, "SELECT * FROM changed", events);
+    }
+
+    /**
+     * The same, answering with the given query instead, which may read {@code changed} (the changed rows) and the
+     * tables as they were before the statement.
+     */
+    public static String recordingAnswering(String change, String answer, Event... events) {
         String rows = Arrays.stream(events).map(Event::values).collect(Collectors.joining(", "));
         return "WITH changed AS (" + change + "), logged AS (INSERT INTO reminder_events (reminder_id, at, type, detail)"
                 + " SELECT changed.id, event.at, event.type, event.detail FROM changed"
-                + " CROSS JOIN LATERAL (VALUES " + rows + ") AS event(at, type, detail))"
-                + " SELECT * FROM changed";
+                + " CROSS JOIN LATERAL (VALUES " + rows + ") AS event(at, type, detail)) "
+                + answer;
     }
 }

@@ -1,5 +1,6 @@
 package dev.tickler.validation;
 
+import static java.lang.annotation.ElementType.ANNOTATION_TYPE;
 import static java.lang.annotation.ElementType.FIELD;
 import static java.lang.annotation.ElementType.METHOD;
 import static java.lang.annotation.ElementType.PARAMETER;
@@ -16,15 +17,29 @@ import jakarta.validation.constraints.Size;
 
 /**
  * A template name: 1 to 128 characters of A-Z, a-z, 0-9, '_', '.' and '-'. Required; each broken rule is its own field error. One
- * place for a rule that reminders and schedules share.
+ * place for a rule that reminders, schedules and filters share.
  */
 @NotNull(message = "is required")
-@Size(min = 1, max = 128, message = "must be 1 to 128 characters")
-@Pattern(regexp = "[A-Za-z0-9_.-]*", message = "may only hold A-Z, a-z, 0-9, '_', '.' and '-'")
+@TemplateName.IfGiven
 @Target({ FIELD, METHOD, PARAMETER })
 @Retention(RUNTIME)
 @Constraint(validatedBy = {})
 public @interface TemplateName {
+
+    /** The same rule for a template that may be left out (a filter's). */
+    @Size(min = 1, max = 128, message = "must be 1 to 128 characters")
+    @Pattern(regexp = "[A-Za-z0-9_.-]*", message = "may only hold A-Z, a-z, 0-9, '_', '.' and '-'")
+    @Target({ FIELD, METHOD, PARAMETER, ANNOTATION_TYPE })
+    @Retention(RUNTIME)
+    @Constraint(validatedBy = {})
+    @interface IfGiven {
+
+        String message() default "";
+
+        Class<?>[] groups() default {};
+
+        Class<? extends Payload>[] payload() default {};
+    }
 
     String message() default "";
 

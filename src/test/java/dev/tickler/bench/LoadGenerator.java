@@ -38,7 +38,12 @@ final class LoadGenerator implements AutoCloseable {
 
     /** The same with a bearer key, as the registration API wants. */
     Future<Integer> post(int port, String uri, String json, String bearerKey) {
-        RequestOptions options = new RequestOptions().setMethod(HttpMethod.POST).setHost("127.0.0.1").setPort(port)
+        return send(HttpMethod.POST, port, uri, json, bearerKey);
+    }
+
+    /** A request of any method with a JSON body and a bearer key. */
+    Future<Integer> send(HttpMethod method, int port, String uri, String json, String bearerKey) {
+        RequestOptions options = new RequestOptions().setMethod(method).setHost("127.0.0.1").setPort(port)
                 .setURI(uri).putHeader("Content-Type", "application/json");
         if (bearerKey != null) {
             options.putHeader("Authorization", "Bearer " + bearerKey);

@@ -104,6 +104,29 @@ class ConsolePagesTest {
     }
 
     @Test
+    void aKeyedReminderShowsItsKeyAndTagsOnItsPageInItsRowAndInItsTimeline() {
+        String key = Api.newKey();
+        Map<String, Object> body = reminderAt(Instant.now().plus(Duration.ofHours(1)));
+        body.put("tags", List.of("cart", "vip"));
+        long id = Api.put(key, body).statusCode(201).extract().jsonPath().getLong("id");
+        try (ConsoleBrowser browser = new ConsoleBrowser(base)) {
+            browser.signIn("test-key-1");
+
+            HtmlPage detail = browser.open("/ops/reminders/" + id);
+            assertThat(detail.getHtmlElementById("field-key").asNormalizedText()).isEqualTo(key);
+            assertThat(detail.getHtmlElementById("field-tags").asNormalizedText()).isEqualTo("cart, vip");
+            assertThat(detail.getByXPath("//table[@id='timeline']//tr[@class='event-registered']/td[3]"))
+                    .singleElement().extracting(cell -> ((org.htmlunit.html.HtmlElement) cell).asNormalizedText())
+                    .asString().contains("key=" + key).contains("tags=[cart, vip]");
+
+            HtmlPage byUser = browser.open("/ops/search?q=" + body.get("user_id"));
+            assertThat(byUser.getByXPath("//tr[@id='reminder-" + id + "']/td[contains(@class, 'key')]"))
+                    .singleElement().extracting(cell -> ((org.htmlunit.html.HtmlElement) cell).asNormalizedText())
+                    .isEqualTo(key);
+        }
+    }
+
+    @Test
     void theOverviewDrawsTheLatenessAndTheForecastAndTheQueuesPageEachQueue() {
         createdId(reminderAt(Instant.now().plus(Duration.ofHours(3))));
         try (ConsoleBrowser browser = new ConsoleBrowser(base)) {

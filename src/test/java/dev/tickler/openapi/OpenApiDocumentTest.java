@@ -93,6 +93,10 @@ class OpenApiDocumentTest {
         assertThat(paths.path("/v1/reminders/{id}").path("patch").path("responses").path("409").path("description")
                 .asText()).contains("pending, handed-off or failed");
         assertThat(fieldNames(paths.path("/v1/reminders").path("post").path("responses"))).contains("200", "201");
+        assertThat(fieldNames(paths.path("/v1/reminders/by-key/{key}").path("put").path("responses")))
+                .contains("200", "201", "409");
+        assertThat(fieldNames(paths.path("/v1/reminders/by-key/{key}").path("delete").path("responses")))
+                .contains("200", "409");
     }
 
     @Test

@@ -180,8 +180,8 @@ class BulkCancelTest {
         seeded.many(user, "email", "pending", 2, LATER);
 
         expectErrors(cancel(Map.of("dry_run", dryRun)), List.of(Map.of("field", "body", "message",
-                "give at least one of state, channel, template, user_id, error_contains, fire_from or fire_to;"
-                        + " a cancel of every reminder at once is refused")));
+                "give at least one of state, channel, template, user_id, error_contains, fire_from, fire_to, tenant,"
+                        + " key, key_prefix or tag; a cancel of every reminder at once is refused")));
 
         assertThat(pendingAtVersionZero(user)).isEqualTo(2);
     }

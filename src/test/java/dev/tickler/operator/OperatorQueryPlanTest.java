@@ -29,7 +29,7 @@ import dev.tickler.testing.QueryPlan;
 class OperatorQueryPlanTest {
 
     private static final ReminderFilter FAILED =
-            new ReminderFilter(ReminderState.FAILED, null, null, null, null, null, null, null);
+            new ReminderFilter(ReminderState.FAILED, null, null, null, null, null, null, null, null, null, null);
 
     @Inject
     Database database;

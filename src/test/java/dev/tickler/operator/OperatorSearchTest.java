@@ -125,6 +125,27 @@ class OperatorSearchTest {
     }
 
     @Test
+    void keyKeyPrefixAndTagSelectTheirReminders() {
+        String user = user();
+        String own = UUID.randomUUID().toString().replaceAll("[^a-f]", "");
+        Instant fireAt = window.plus(Duration.ofMinutes(40));
+        long cartOne = seeded.of(user).template("a").fireAt(fireAt).set("key", own + "cart_1")
+                .set("tags", new String[] { "vip", "cart" }).insert();
+        long cartTwo = seeded.of(user).template("b").state("sent").fireAt(fireAt).set("key", own + "cart_2")
+                .set("tags", new String[] { "cart" }).insert();
+        long cartX = seeded.of(user).template("c").fireAt(fireAt).set("key", own + "cartX3").insert();
+
+        assertThat(search(Map.of("key", own + "cart_1"))).containsExactly(cartOne);
+        assertThat(search(Map.of("key_prefix", own + "cart_"))).containsExactly(cartOne, cartTwo);
+        assertThat(search(Map.of("key_prefix", own + "cart"))).containsExactly(cartOne, cartTwo, cartX);
+        assertThat(search(Map.of("user_id", user, "tag", "cart"))).containsExactly(cartOne, cartTwo);
+        assertThat(search(Map.of("user_id", user, "tag", "vip", "key_prefix", own))).containsExactly(cartOne);
+        api().body(Map.of("user_id", user, "tag", "cart", "dry_run", false)).post("/v1/admin/cancel").then()
+                .statusCode(200).body("matched", equalTo(1)).body("changed", equalTo(1));
+        assertThat(search(Map.of("user_id", user, "state", "cancelled"))).containsExactly(cartOne);
+    }
+
+    @Test
     void pagesWalkEveryMatchInFireAtThenIdOrderWithTheListCursor() {
         String template = "paged_" + UUID.randomUUID().toString().replace("-", "");
         List<Long> later = new ArrayList<>();
@@ -198,6 +219,10 @@ class OperatorSearchTest {
                 Arguments.of("fire_to=9999-12-31T00:00:00Z", "fire_to", range),
                 Arguments.of("fire_from=2026-12-01T08:00:00Z&fire_to=2026-12-01T09:00:00%2B01:00", "fire_to",
                         "must be after fire_from"),
+                Arguments.of("key=a%20b", "key", "must be 1 to 200 of A-Z, a-z, 0-9, '_', '.', ':' and '-'"),
+                Arguments.of("key_prefix=" + "k".repeat(201), "key_prefix",
+                        "must be 1 to 200 of A-Z, a-z, 0-9, '_', '.', ':' and '-'"),
+                Arguments.of("tag=a/b", "tag", "must be 1 to 64 of A-Z, a-z, 0-9, '_', '.', ':' and '-'"),
                 Arguments.of("limit=0", "limit", "must be a whole number from 1 to 500"),
                 Arguments.of("limit=501", "limit", "must be a whole number from 1 to 500"),
                 Arguments.of("limit=ten", "limit", "must be a whole number from 1 to 500"),

@@ -6,6 +6,7 @@ import static dev.tickler.testing.Api.createdId;
 import static dev.tickler.testing.Api.publishedFor;
 import static dev.tickler.testing.Api.reminderAt;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.matchesPattern;
@@ -66,13 +67,15 @@ class RegistrationTest {
                 .body("sent_at", nullValue())
                 .body("schedule_id", nullValue())
                 .body("occurrence", nullValue())
+                .body("key", nullValue())
+                .body("tags", empty())
                 .extract().jsonPath();
         long id = created.getLong("id");
         assertThat(created.getString("created_at")).endsWith("Z");
         assertThat(created.getString("updated_at")).endsWith("Z");
         assertThat(created.getMap("$")).containsOnlyKeys("id", "tenant", "user_id", "channel", "template", "fire_at", "tz",
                 "fire_at_local", "data", "state", "version", "attempts", "message_id", "last_error", "expires_at",
-                "created_at", "updated_at", "sent_at", "urgent", "schedule_id", "occurrence");
+                "created_at", "updated_at", "sent_at", "urgent", "schedule_id", "occurrence", "key", "tags");
 
         List<PublishedMessage> published = publishedFor(id);
         assertThat(published).hasSize(1);

@@ -55,6 +55,16 @@ public final class Api {
         return api().body(body).post("/v1/reminders").then();
     }
 
+    /** A key no other test uses (docs/contract.md#keyed-reminders-and-cancel-by-filter). */
+    public static String newKey() {
+        return "k:" + UUID.randomUUID();
+    }
+
+    /** PUT /v1/reminders/by-key/{key} with the body. */
+    public static ValidatableResponse put(String key, Map<String, Object> body) {
+        return api().body(body).put("/v1/reminders/by-key/" + key).then();
+    }
+
     /** Creates the reminder and answers its id, failing the test unless the answer is 201. */
     public static long createdId(Map<String, Object> body) {
         return create(body).statusCode(201).extract().jsonPath().getLong("id");

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLDecoder;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -50,7 +51,7 @@ import dev.tickler.testing.Database;
 import dev.tickler.testing.InfraiEmulatorResource;
 
 /**
- * Thousands of generated requests across /v1 (reminders and quiet hours) and the push path: broken and truncated JSON, deep nesting, huge
+ * Thousands of generated requests across /v1 (reminders, keyed reminders, cancel by filter and quiet hours) and the push path: broken and truncated JSON, deep nesting, huge
  * numbers, wrong types, Unicode edge cases, extreme dates and durations, wrong content types. Whatever comes in,
  * nothing answers 5xx or 3xx, every 4xx with a body is a problem document that names no class and holds no stack
  * trace, and a refused request creates and changes no row. A request that is accepted (some generated ones are
@@ -93,12 +94,15 @@ class GeneratedBadInputTest {
     /** Every field of the one reminder representation (docs/contract.md#registration-api). */
     private static final Set<String> REPRESENTATION = Set.of("id", "tenant", "user_id", "channel", "template", "fire_at", "tz",
             "fire_at_local", "data", "state", "version", "attempts", "message_id", "last_error", "expires_at",
-            "created_at", "updated_at", "sent_at", "urgent", "schedule_id", "occurrence");
+            "created_at", "updated_at", "sent_at", "urgent", "schedule_id", "occurrence", "key", "tags");
     private static final List<String> DAYS = List.of("mon", "tue", "wed", "thu", "fri", "sat", "sun");
     private static final List<String> CHANNELS = List.of("email", "sms", "push");
     private static final String REMINDER_AS_JSON = "json_build_object('user_id', user_id, 'channel', channel,"
             + " 'template', template, 'fire_at', fire_at, 'tz', tz, 'data', data, 'expires_at', expires_at,"
             + " 'version', version, 'state', state, 'handoff', handoff, 'attempts', attempts, 'updated_at', updated_at)::text";
+
+    private static final String BY_KEY = "/v1/reminders/by-key/";
+    private static final String CANCEL_PATH = "/v1/reminders/cancel";
 
     private static final String QUIET_USER = "u_generated_quiet_hours";
     private static final String QUIET_PATH = "/v1/users/" + QUIET_USER + "/quiet-hours";
@@ -194,6 +198,13 @@ class GeneratedBadInputTest {
         String path = request.path();
         if (method.equals("POST") && path.equals("/v1/reminders")) {
             assertRegistered(what, sent(what, request), response, answer, before);
+        } else if (method.equals("PUT") && path.startsWith(BY_KEY)) {
+            // every generated key is new, so an accepted PUT creates its reminder under the path's key
+            assertThat(response.status()).as(what).isEqualTo(201);
+            assertThat(answer.getString("key")).as(what).isEqualTo(path.substring(BY_KEY.length()));
+            assertRegistered(what, sent(what, request), response, answer, before);
+        } else if (method.equals("POST") && path.equals(CANCEL_PATH)) {
+            assertCancelAnswered(what, answer, before);
         } else if (method.equals("GET") && path.startsWith("/v1/reminders?")) {
             assertListed(what, path, answer, before);
         } else if (method.equals("PATCH") && path.equals("/v1/reminders/" + fixtureId)) {
@@ -215,6 +226,12 @@ class GeneratedBadInputTest {
         assertThat(kept.userId()).as(what).isEqualTo(sent.getValue("user_id"));
         assertThat(kept.template()).as(what).isEqualTo(sent.getValue("template"));
         assertThat(kept.fireAt()).as(what).isEqualTo(fireAtOf(sent, orElse(sent.getValue("tz"), "UTC")));
+        if (sent.containsKey("key")) {
+            assertThat(answer.getValue("key")).as(what).isEqualTo(sent.getValue("key"));
+        }
+        // tags are a set: repeats count once, the first place of each is kept
+        JsonArray tags = sent.getValue("tags") == null ? new JsonArray() : sent.getJsonArray("tags");
+        assertThat(answer.getJsonArray("tags")).as(what).isEqualTo(new JsonArray(tags.stream().distinct().toList()));
         RowState after = rowState();
         if (response.status() == 201) {
             assertThat(response.location()).as(what).endsWith("/v1/reminders/" + id);
@@ -262,6 +279,9 @@ class GeneratedBadInputTest {
             assertThat(item.getValue("user_id")).as(what).isEqualTo(query.get("user_id"));
             if (query.containsKey("state")) {
                 assertThat(item.getValue("state")).as(what).isEqualTo(query.get("state"));
+            }
+            if (query.containsKey("tag")) {
+                assertThat(item.getJsonArray("tags")).as(what).contains(query.get("tag"));
             }
             Instant fireAt = instant(item.getValue("fire_at"));
             assertThat(fireAt.isAfter(previousFireAt) || fireAt.equals(previousFireAt) && item.getLong("id") > previousId)
@@ -330,6 +350,19 @@ class GeneratedBadInputTest {
                 .as(what + ": the stored quiet hours")
                 .isEqualTo(new JsonObject().put("tz", answer.getValue("tz")).put("windows", windows)
                         .put("policy", answer.getValue("policy")).put("updated_at", instant(answer.getValue("updated_at"))));
+    }
+
+    /**
+     * An accepted cancel by filter answers its three figures; the generated filters name users of their own or of
+     * other generated registrations, never the fixture's, and a cancel creates and deletes nothing.
+     */
+    private void assertCancelAnswered(String what, JsonObject answer, RowState before) {
+        assertThat(answer.fieldNames()).as(what).containsExactlyInAnyOrder("cancelled", "delivering", "more");
+        assertThat(answer.getLong("cancelled")).as(what).isNotNegative();
+        assertThat(answer.getLong("delivering")).as(what).isNotNegative();
+        assertThat(answer.getBoolean("more")).as(what).isFalse();
+        assertThat(rowState()).as(what + ": a cancel neither creates nor deletes, nor touches the fixture")
+                .isEqualTo(before);
     }
 
     /** Generated pushes name no reminder that exists: acknowledged, ignored as unknown, nothing written. */
@@ -443,13 +476,37 @@ class GeneratedBadInputTest {
                 net.jqwik.api.Tuple.of(3, pushes()),
                 net.jqwik.api.Tuple.of(2, quietHours()),
                 net.jqwik.api.Tuple.of(1, rawBodies("PUT", QUIET_PATH)),
-                net.jqwik.api.Tuple.of(1, rawBodies("POST", PUSH_PATH)));
+                net.jqwik.api.Tuple.of(1, rawBodies("POST", PUSH_PATH)),
+                net.jqwik.api.Tuple.of(3, keyedRegistrations()),
+                net.jqwik.api.Tuple.of(1, rawBodies("PUT", BY_KEY + Api.newKey())),
+                net.jqwik.api.Tuple.of(2, cancels()),
+                net.jqwik.api.Tuple.of(1, rawBodies("POST", CANCEL_PATH)));
     }
 
     /** A valid registration with one to three of its fields made wrong, removed, or joined by an unknown one. */
     private static Arbitrary<Generated> registrations() {
+        return mutatedRegistrations().map(body -> new Generated("POST", "/v1/reminders", "application/json", json(body),
+                false));
+    }
+
+    /**
+     * The same bodies PUT by key, under a key of their own: a new valid key, or one made bad by what follows it (hostile
+     * text, URL-encoded, or a key too long).
+     */
+    private static Arbitrary<Generated> keyedRegistrations() {
+        // at most 300 characters of hostile text, so that the request line stays within what an HTTP server reads
+        Arbitrary<String> keys = Arbitraries.oneOf(Arbitraries.just(""), hostileStrings().map(String::valueOf)
+                .map(text -> text.substring(0, Math.min(text.length(), 300))), Arbitraries.just("k".repeat(200)));
+        return Combinators.combine(mutatedRegistrations(), keys).as((body, tail) -> {
+            String key = Api.newKey() + URLEncoder.encode(tail, StandardCharsets.UTF_8).replace("+", "%20");
+            return new Generated("PUT", BY_KEY + key, "application/json", json(body), false);
+        });
+    }
+
+    /** A valid registration with one to three of its fields made wrong, removed, or joined by an unknown one. */
+    private static Arbitrary<Map<String, Object>> mutatedRegistrations() {
         Arbitrary<String> field = Arbitraries.of("user_id", "channel", "template", "fire_at", "local_time", "tz",
-                "data", "expires_after", "unknown_field");
+                "data", "expires_after", "key", "tags", "unknown_field");
         Arbitrary<Map.Entry<String, Object>> mutation = Combinators.combine(field, badValues())
                 .as(AbstractMap.SimpleEntry::new);
         return mutation.list().ofMinSize(1).ofMaxSize(3).map(mutations -> {
@@ -461,7 +518,26 @@ class GeneratedBadInputTest {
                     body.put(change.getKey(), change.getValue());
                 }
             }
-            return new Generated("POST", "/v1/reminders", "application/json", json(body), false);
+            return body;
+        });
+    }
+
+    /** A cancel by filter of a user of its own with one to three of its fields made wrong, removed, or unknown. */
+    private static Arbitrary<Generated> cancels() {
+        Arbitrary<String> field = Arbitraries.of("user_id", "template", "tag", "key_prefix", "state", "unknown_field");
+        Arbitrary<Map.Entry<String, Object>> mutation = Combinators.combine(field, badValues())
+                .as(AbstractMap.SimpleEntry::new);
+        return mutation.list().ofMinSize(1).ofMaxSize(3).map(mutations -> {
+            Map<String, Object> body = new LinkedHashMap<>(Map.of("user_id", Api.newUser(), "template", "trial_ending",
+                    "tag", "plan", "key_prefix", "trial:"));
+            for (Map.Entry<String, Object> change : mutations) {
+                if (change.getValue() == REMOVE) {
+                    body.remove(change.getKey());
+                } else {
+                    body.put(change.getKey(), change.getValue());
+                }
+            }
+            return new Generated("POST", CANCEL_PATH, "application/json", json(body), false);
         });
     }
 
@@ -574,13 +650,14 @@ class GeneratedBadInputTest {
                         "99999999999999999999", "sent", "SENT", "bogus", "AAAA", "MTcwMC0wMS0wMVQwMDowMDowMFp8MQ",
                         "Kzk5OTk5OTk5OS0xMi0zMVQyMzo1OTo1OVp8MQ", "MjAyNi0xMi0wMVQwODowMDowMFp8LTE", "%E2%80%AE"),
                 Arbitraries.strings().alpha().numeric().ofMaxLength(30));
-        return Combinators.combine(values, values, values, values).as((user, state, limit, after) -> {
+        return Combinators.combine(values, values, values, values, values).as((user, state, limit, after, tag) -> {
             List<String> parts = new ArrayList<>();
             parts.add("user_id=" + user);
             parts.add("state=" + state);
             parts.add("limit=" + limit);
             parts.add("after=" + after);
-            return new Generated("GET", "/v1/reminders?" + String.join("&", parts.subList(0, 1 + Math.abs(user.hashCode()) % 4)),
+            parts.add("tag=" + tag);
+            return new Generated("GET", "/v1/reminders?" + String.join("&", parts.subList(0, 1 + Math.abs(user.hashCode()) % 5)),
                     null, null, false);
         });
     }

@@ -20,12 +20,12 @@ final class Views {
     private Views() {
     }
 
-    record ReminderLine(long id, String tenant, String userId, String channel, String template, String fireAt, String state,
-            int attempts, String lastError) {
+    record ReminderLine(long id, String tenant, String key, String userId, String channel, String template,
+            String fireAt, String state, int attempts, String lastError) {
 
         static ReminderLine of(ReminderRow row) {
-            return new ReminderLine(row.id(), row.tenant(), row.userId(), row.channel().wireName(), row.template(),
-                    time(row.fireAt()), row.state().wireName(), row.attempts(), row.lastError());
+            return new ReminderLine(row.id(), row.tenant(), row.key(), row.userId(), row.channel().wireName(),
+                    row.template(), time(row.fireAt()), row.state().wireName(), row.attempts(), row.lastError());
         }
     }
 
@@ -58,6 +58,8 @@ final class Views {
         List<Field> fields = new ArrayList<>();
         fields.add(new Field("id", String.valueOf(row.id())));
         fields.add(new Field("tenant", row.tenant()));
+        fields.add(new Field("key", text(row.key())));
+        fields.add(new Field("tags", row.tags().isEmpty() ? text(null) : String.join(", ", row.tags())));
         fields.add(new Field("user_id", row.userId()));
         fields.add(new Field("channel", row.channel().wireName()));
         fields.add(new Field("template", row.template()));

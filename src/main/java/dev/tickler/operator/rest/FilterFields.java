@@ -12,6 +12,7 @@ import dev.tickler.operator.FireWindow;
 import dev.tickler.operator.ReminderFilter;
 import dev.tickler.problem.FieldError;
 import dev.tickler.security.Tenants;
+import dev.tickler.validation.ReminderNames;
 import dev.tickler.validation.TextRules;
 
 /**
@@ -19,7 +20,7 @@ import dev.tickler.validation.TextRules;
  * registration: a value that no reminder could hold is an error, not a filter that matches nothing.
  */
 record FilterFields(String state, String channel, String template, String userId, String errorContains,
-        String fireFrom, String fireTo, String tenant) {
+        String fireFrom, String fireTo, String tenant, String key, String keyPrefix, String tag) {
 
     private static final Pattern TEMPLATE = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
     private static final String STATES = Arrays.stream(ReminderState.values()).map(ReminderState::wireName)
@@ -52,8 +53,17 @@ record FilterFields(String state, String channel, String template, String userId
             errors.add(new FieldError("tenant", "must be a tenant's name: 1 to 64 of A-Z, a-z, 0-9, '_', '.' and '-',"
                     + " not starting with '_', '.' or '-'"));
         }
+        if (key != null && !ReminderNames.isKey(key)) {
+            errors.add(new FieldError("key", ReminderNames.KEY_RULE));
+        }
+        if (keyPrefix != null && !ReminderNames.isKey(keyPrefix)) {
+            errors.add(new FieldError("key_prefix", ReminderNames.KEY_RULE));
+        }
+        if (tag != null && !ReminderNames.isTag(tag)) {
+            errors.add(new FieldError("tag", ReminderNames.TAG_RULE));
+        }
         FireWindow window = FireWindow.of(fireFrom, fireTo, errors);
         return new ReminderFilter(stateFilter, channelFilter, template, userId, errorContains, window.from(),
-                window.to(), tenant);
+                window.to(), tenant, key, keyPrefix, tag);
     }
 }

@@ -55,11 +55,12 @@ public class OperatorReminderResource {
     public Uni<ReminderPageView> search(@QueryParam("state") String state, @QueryParam("channel") String channel,
             @QueryParam("template") String template, @QueryParam("user_id") String userId,
             @QueryParam("error_contains") String errorContains, @QueryParam("fire_from") String fireFrom,
-            @QueryParam("fire_to") String fireTo, @QueryParam("tenant") String tenant, @QueryParam("limit") String limit,
+            @QueryParam("fire_to") String fireTo, @QueryParam("tenant") String tenant, @QueryParam("key") String key,
+            @QueryParam("key_prefix") String keyPrefix, @QueryParam("tag") String tag, @QueryParam("limit") String limit,
             @QueryParam("after") String after) {
         List<FieldError> errors = new ArrayList<>();
         ReminderFilter filter = new FilterFields(state, channel, template, userId, errorContains, fireFrom, fireTo,
-                tenant).toFilter(errors);
+                tenant, key, keyPrefix, tag).toFilter(errors);
         Integer pageSize = PageParameters.limit(limit, errors);
         ListPosition position = PageParameters.after(after, errors);
         if (!errors.isEmpty()) {

@@ -1,6 +1,7 @@
 package dev.tickler.reminder.rest;
 
 import java.time.ZoneId;
+import java.util.List;
 import java.util.Map;
 
 import dev.tickler.ledger.Channel;
@@ -8,11 +9,16 @@ import dev.tickler.ledger.NewReminder;
 import dev.tickler.time.ReminderTiming;
 import dev.tickler.db.WireNamed;
 import dev.tickler.validation.ChannelName;
+import dev.tickler.validation.ReminderKey;
+import dev.tickler.validation.ReminderTags;
 import dev.tickler.validation.StorableJson;
 import dev.tickler.validation.TemplateName;
 import dev.tickler.validation.UserId;
 
-/** The body of POST /v1/reminders (docs/contract.md#registration-api). */
+/**
+ * The body of POST /v1/reminders (docs/contract.md#registration-api) and of PUT /v1/reminders/by-key/{key}
+ * (docs/contract.md#keyed-reminders-and-cancel-by-filter), where key is the path's or left out.
+ */
 @ValidTiming(scheduleRequired = true)
 public record CreateReminderRequest(
         @UserId
@@ -34,7 +40,15 @@ public record CreateReminderRequest(
         String expiresAfter,
 
         /** Ignores the user's quiet hours; false when left out. */
-        Boolean urgent) implements TimingFields {
+        Boolean urgent,
+
+        /** The caller's own name for the reminder; none when left out. */
+        @ReminderKey
+        String key,
+
+        /** Labels to list and cancel by; repeats count once. */
+        @ReminderTags
+        List<String> tags) implements TimingFields {
 
     /** data is at most 16 KiB serialized. */
     static final int MAX_DATA_BYTES = 16 * 1024;
@@ -44,6 +58,7 @@ public record CreateReminderRequest(
         return new NewReminder(userId, WireNamed.fromWireName(Channel.class, channel), template,
                 ReminderTiming.fireAt(fireAt, localTime, ZoneId.of(zone)), zone,
                 data == null ? Map.of() : data,
-                expiresAfter == null ? null : ReminderTiming.expiresAfter(expiresAfter), Boolean.TRUE.equals(urgent));
+                expiresAfter == null ? null : ReminderTiming.expiresAfter(expiresAfter), Boolean.TRUE.equals(urgent),
+                key, tags == null ? List.of() : tags.stream().distinct().toList());
     }
 }

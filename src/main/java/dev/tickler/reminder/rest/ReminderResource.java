@@ -5,15 +5,19 @@ import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 import jakarta.annotation.security.RolesAllowed;
+import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Valid;
+import jakarta.validation.Validator;
 import jakarta.validation.constraints.NotNull;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -30,6 +34,7 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.db.WireNamed;
@@ -37,7 +42,10 @@ import dev.tickler.ledger.NewReminder;
 import dev.tickler.ledger.Registration;
 import dev.tickler.ledger.ReminderState;
 import dev.tickler.problem.FieldError;
+import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemException;
+import dev.tickler.problem.ProblemMappers;
+import dev.tickler.reminder.Cancellation;
 import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderService;
 import dev.tickler.security.Caller;
@@ -45,6 +53,7 @@ import dev.tickler.security.Roles;
 import dev.tickler.timeline.EventPosition;
 import dev.tickler.timeline.Timeline;
 import dev.tickler.timeline.TimelinePageView;
+import dev.tickler.validation.ReminderNames;
 import dev.tickler.validation.TextRules;
 
 /** The registration API for product services (docs/contract.md#registration-api, #keys-and-roles). */
@@ -59,11 +68,13 @@ public class ReminderResource {
     private final ReminderService service;
     private final BatchItems batchItems;
     private final Timeline timeline;
+    private final Validator validator;
 
-    public ReminderResource(ReminderService service, BatchItems batchItems, Timeline timeline) {
+    public ReminderResource(ReminderService service, BatchItems batchItems, Timeline timeline, Validator validator) {
         this.service = service;
         this.batchItems = batchItems;
         this.timeline = timeline;
+        this.validator = validator;
     }
 
     /** 201 with Location for a new reminder; 200 with the existing one for a repeated (user_id, template, fire_at). */
@@ -75,15 +86,102 @@ public class ReminderResource {
     @APIResponse(responseCode = "200", description = "Registered before with this user_id, template and fire_at: the"
             + " existing reminder", content = @Content(mediaType = MediaType.APPLICATION_JSON,
                     schema = @Schema(implementation = ReminderView.class)))
+    @APIResponse(responseCode = "409", description = "The body's key names a live reminder with another body")
     public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateReminderRequest request,
             @Context SecurityContext security) {
-        return service.register(request.toNewReminder(), Caller.of(security)).map(registration -> {
-            ReminderView view = ReminderView.of(registration.reminder());
-            return Response.status(registration.created() ? Response.Status.CREATED : Response.Status.OK)
-                    .location(URI.create("/v1/reminders/" + view.id()))
-                    .entity(view)
-                    .build();
-        });
+        return service.register(request.toNewReminder(), Caller.of(security)).map(ReminderResource::registered);
+    }
+
+    private static Response registered(Registration registration) {
+        ReminderView view = ReminderView.of(registration.reminder());
+        return Response.status(registration.created() ? Response.Status.CREATED : Response.Status.OK)
+                .location(URI.create("/v1/reminders/" + view.id()))
+                .entity(view)
+                .build();
+    }
+
+    /**
+     * Creates, keeps or replaces the key's live reminder (docs/contract.md#keyed-reminders-and-cancel-by-filter): 201
+     * with Location for a new one, 200 for one kept (same body) or replaced (another body, a new version).
+     */
+    @PUT
+    @Path("/by-key/{key}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "putReminderByKey", summary = "Register, keep or replace the reminder of a key",
+            description = "No live reminder with the key: one is created. A live one with the same body is left"
+            + " alone (same version, no hand-off); one with another body has every field replaced, as a PATCH of"
+            + " them all (new version, handed off again)")
+    @APIResponse(responseCode = "201", description = "Created; Location names the new reminder",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
+    @APIResponse(responseCode = "200", description = "The key's live reminder, kept as it was or replaced by the body",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
+    @APIResponse(responseCode = "409", description = "The key's live reminder is being delivered")
+    public Uni<Response> put(@PathParam("key") String key, CreateReminderRequest request,
+            @Context SecurityContext security) {
+        List<FieldError> errors = new ArrayList<>();
+        if (!ReminderNames.isKey(key)) {
+            errors.add(new FieldError("key", ReminderNames.KEY_RULE));
+        }
+        if (request == null) {
+            errors.add(new FieldError("body", "a JSON object is required"));
+        } else {
+            Set<ConstraintViolation<CreateReminderRequest>> violations = validator.validate(request);
+            if (!violations.isEmpty()) {
+                errors.addAll(ProblemMappers.problemFor(violations).errors());
+            }
+            if (request.key() != null && !request.key().equals(key)) {
+                errors.add(new FieldError("key", "must be the path's key, or left out"));
+            }
+        }
+        if (!errors.isEmpty()) {
+            return Uni.createFrom().failure(ProblemException.invalid(errors));
+        }
+        return service.put(request.toNewReminder().withKey(key), Caller.of(security)).map(ReminderResource::registered);
+    }
+
+    @GET
+    @Path("/by-key/{key}")
+    @Operation(operationId = "getReminderByKey", summary = "Read the reminder of a key",
+            description = "The key's live reminder, else the one of its reminders that finished last")
+    @APIResponse(responseCode = "200", description = "The key's live reminder, else the one that finished last",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
+    @APIResponse(responseCode = "404", description = "No reminder of the caller's tenant has this key")
+    public Uni<ReminderView> getByKey(@PathParam("key") String key, @Context SecurityContext security) {
+        return validKey(key).chain(() -> service.getByKey(key, Caller.of(security))).map(ReminderView::of);
+    }
+
+    @DELETE
+    @Path("/by-key/{key}")
+    @Operation(operationId = "cancelReminderByKey", summary = "Cancel the live reminder of a key")
+    @APIResponse(responseCode = "200", description = "The key's reminder, cancelled; the key is free again",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
+    @APIResponse(responseCode = "404", description = "No live reminder of the caller's tenant has this key")
+    @APIResponse(responseCode = "409", description = "The key's reminder is being delivered")
+    public Uni<ReminderView> cancelByKey(@PathParam("key") String key, @Context SecurityContext security) {
+        return validKey(key).chain(() -> service.cancelByKey(key, Caller.of(security))).map(ReminderView::of);
+    }
+
+    private static Uni<Void> validKey(String key) {
+        return ReminderNames.isKey(key) ? Uni.createFrom().voidItem()
+                : Uni.createFrom().failure(ProblemException.invalid("key", ReminderNames.KEY_RULE));
+    }
+
+    /**
+     * Cancels the user's live reminders that match (docs/contract.md#keyed-reminders-and-cancel-by-filter), within the
+     * caller's tenant, at most 10,000 a call.
+     */
+    @POST
+    @Path("/cancel")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(operationId = "cancelMatchingReminders", summary = "Cancel a user's reminders that match a filter",
+            description = "user_id is required; template, tag and key_prefix narrow it and must all hold. Delivering"
+            + " reminders are counted, not cancelled; more is true when the call stopped at 10,000")
+    @APIResponse(responseCode = "200", description = "How many were cancelled, how many are delivering, and whether"
+            + " more are left")
+    public Uni<Cancellation> cancelMatching(
+            @Valid @NotNull(message = "a JSON object is required") CancelRemindersRequest request,
+            @Context SecurityContext security) {
+        return service.cancelMatching(request.toFilter(), Caller.of(security));
     }
 
     /** The answer to a batch registration: one result per item, in order. */
@@ -99,22 +197,49 @@ public class ReminderResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "createReminderBatch", summary = "Register up to 1,000 reminders in one call")
     public Uni<BatchResponse> registerBatch(JsonNode body, @Context SecurityContext security) {
+        Caller caller = Caller.of(security);
         List<BatchItems.Item> items = batchItems.read(body);
         List<NewReminder> valid = items.stream().map(BatchItems.Item::reminder).filter(Objects::nonNull).toList();
-        return service.registerAll(valid, Caller.of(security)).map(registrations -> {
-            Iterator<Registration> next = registrations.iterator();
-            List<BatchResult> results = new ArrayList<>(items.size());
-            for (BatchItems.Item item : items) {
-                if (item.problem() != null) {
-                    results.add(new BatchResult(item.problem().status(), null, item.problem()));
-                } else {
-                    Registration registration = next.next();
-                    results.add(new BatchResult(registration.created() ? 201 : 200,
-                            ReminderView.of(registration.reminder()), null));
-                }
-            }
-            return new BatchResponse(results);
-        });
+        List<NewReminder> unkeyed = valid.stream().filter(reminder -> reminder.key() == null).toList();
+        return service.registerAll(unkeyed, caller)
+                .chain(registrations -> registerKeyedInTurn(valid, caller).map(keyed -> {
+                    Iterator<Registration> nextUnkeyed = registrations.iterator();
+                    Iterator<BatchResult> nextKeyed = keyed.iterator();
+                    List<BatchResult> results = new ArrayList<>(items.size());
+                    for (BatchItems.Item item : items) {
+                        if (item.problem() != null) {
+                            results.add(new BatchResult(item.problem().status(), null, item.problem()));
+                        } else if (item.reminder().key() != null) {
+                            results.add(nextKeyed.next());
+                        } else {
+                            results.add(result(nextUnkeyed.next()));
+                        }
+                    }
+                    return new BatchResponse(results);
+                }));
+    }
+
+    /**
+     * A batch's items with keys, each registered as a single POST would be, one after another so that repeats of a key
+     * within the batch are answered in order; a refusal (a key taken by another body) is that item's answer.
+     */
+    private Uni<List<BatchResult>> registerKeyedInTurn(List<NewReminder> reminders, Caller caller) {
+        List<NewReminder> keyed = reminders.stream().filter(reminder -> reminder.key() != null).toList();
+        if (keyed.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return Multi.createFrom().iterable(keyed)
+                .onItem().transformToUniAndConcatenate(reminder -> service.register(reminder, caller)
+                        .map(ReminderResource::result)
+                        .onFailure(ProblemException.class).recoverWithItem(failure -> {
+                            Problem problem = ((ProblemException) failure).problem();
+                            return new BatchResult(problem.status(), null, problem);
+                        }))
+                .collect().asList();
+    }
+
+    private static BatchResult result(Registration registration) {
+        return new BatchResult(registration.created() ? 201 : 200, ReminderView.of(registration.reminder()), null);
     }
 
     @GET
@@ -129,7 +254,8 @@ public class ReminderResource {
             summary = "List a user's reminders", description = "Ordered by fire_at and id; next is the cursor"
             + " for the following page, null on the last")
     public Uni<ReminderPageView> list(@QueryParam("user_id") String userId, @QueryParam("state") String state,
-            @QueryParam("limit") String limit, @QueryParam("after") String after, @Context SecurityContext security) {
+            @QueryParam("tag") String tag, @QueryParam("limit") String limit, @QueryParam("after") String after,
+            @Context SecurityContext security) {
         List<FieldError> errors = new ArrayList<>();
         if (userId == null || userId.isEmpty()) {
             errors.add(new FieldError("user_id", "is required"));
@@ -141,12 +267,16 @@ public class ReminderResource {
             errors.add(new FieldError("state", "must be one of pending, handed_off, delivering, sent, failed, "
                     + "cancelled, expired, skipped"));
         }
+        if (tag != null && !ReminderNames.isTag(tag)) {
+            errors.add(new FieldError("tag", ReminderNames.TAG_RULE));
+        }
         Integer pageSize = PageParameters.limit(limit, errors);
         ListPosition position = PageParameters.after(after, errors);
         if (!errors.isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid(errors));
         }
-        return service.list(Caller.of(security), userId, stateFilter, position, pageSize).map(ReminderPageView::of);
+        return service.list(Caller.of(security), userId, stateFilter, tag, position, pageSize)
+                .map(ReminderPageView::of);
     }
 
     /** The reminder's history, oldest first (docs/contract.md#timeline). */
