@@ -33,10 +33,18 @@ public final class TimelineSql {
 
     /** The change, with its events written for every row it changed; answers the change's RETURNING columns. */
     public static String recording(String change, Event... events) {
+        return recording(change, "", "*", events);
+    }
+
+    /**
+     * The same with further writes of the statement after its events ({@code moreWrites}: {@code , name AS (…)} CTEs
+     * that read {@code changed}), answering only the given columns of the change's RETURNING.
+     */
+    public static String recording(String change, String moreWrites, String answering, Event... events) {
         String rows = Arrays.stream(events).map(Event::values).collect(Collectors.joining(", "));
         return "WITH changed AS (" + change + "), logged AS (INSERT INTO reminder_events (reminder_id, at, type, detail)"
                 + " SELECT changed.id, event.at, event.type, event.detail FROM changed"
-                + " CROSS JOIN LATERAL (VALUES " + rows + ") AS event(at, type, detail))"
-                + " SELECT * FROM changed";
+                + " CROSS JOIN LATERAL (VALUES " + rows + ") AS event(at, type, detail))" + moreWrites
+                + " SELECT " + answering + " FROM changed";
     }
 }
