@@ -19,11 +19,11 @@ public class OwnApplicationsSuite {
 
     static final String CLASSES = "dev\\.tickler\\.(callback\\.CallbacksTest"
             + "|console\\.ConsoleOperatorKeysTest"
-            + "|delivery\\.(DatabaseDownTest|NotifierUrlRequiredTest|PollModeTest|ShutdownTest|SignedPushTest"
-            + "|SlowProviderTest)"
+            + "|delivery\\.(DatabaseDownTest|FairTurnsTest|NotifierUrlRequiredTest|PollModeTest|ShutdownTest"
+            + "|SignedPushTest|SlowProviderTest)"
             + "|local\\.LocalRunTest"
             + "|observability\\.ServingStartTest"
-            + "|security\\.OperatorKeysTest"
+            + "|security\\.(OperatorKeysTest|SecretRulesStartTest|TenantsTest|WrongKeyLimitTest)"
             + "|sweep\\.(ScheduledReconcileTest|ScheduledSweepTest)"
             + "|tracing\\.QueueHopTracingTest)";
 }

@@ -26,14 +26,14 @@ import dev.tickler.testing.SigningAndReconcileProfile;
 
 /**
  * Held deliveries start round-robin across tenants (docs/delivery.md, "Fair delivery"): against a provider taken two
- * calls at a time, 600 ms each, tenant default's twelve due together and tenant rush's two due a second later; first come,
- * first served would send rush's last, after about 3.6 s of default's.
+ * calls at a time, 600 ms each, tenant default's twenty due together and tenant rush's two due a second later; first
+ * come, first served would send rush's last, after about 6 s of default's.
  */
 @QuarkusTest
 @TestProfile(SigningAndReconcileProfile.class)
 class FairTurnsTest {
 
-    private static final int CAMPAIGN = 12;
+    private static final int CAMPAIGN = 20;
 
     @Test
     void anotherTenantsRemindersTakeTurnsWithACampaignInsteadOfWaitingForIt() {
