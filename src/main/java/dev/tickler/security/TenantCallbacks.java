@@ -1,7 +1,6 @@
 package dev.tickler.security;
 
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.util.Base64;
 import java.util.Map;
 import java.util.Optional;
@@ -18,6 +17,7 @@ import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.configuration.ConfigurationException;
 
 import dev.tickler.config.TicklerConfig;
+import dev.tickler.http.HttpUrls;
 
 /**
  * The tenants' delivery callbacks (docs/api.md, "Delivery callbacks"): for each tenant with
@@ -95,16 +95,8 @@ public class TenantCallbacks {
     }
 
     private static URI callbackUrl(String url, String key) {
-        try {
-            URI uri = new URI(url);
-            if (("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
-                    && uri.getHost() != null) {
-                return uri;
-            }
-        } catch (URISyntaxException notAUri) {
-            // refused below
-        }
-        throw refused(key + " must be an absolute http or https URL", key);
+        return HttpUrls.absoluteHttp(url).orElseThrow(() -> refused(key + " must be an absolute http or https URL",
+                key));
     }
 
     private static String checkedSecret(String secret, String key) {
