@@ -21,12 +21,12 @@ import dev.tickler.observability.FirstRequest;
 import dev.tickler.security.TenantCallbacks;
 
 /**
- * Sends the outbox's due callback events (docs/api.md, "Who sends them"): every tickler.callbacks.every, on each
- * instance that dispatches, it claims due events in batches ({@code FOR UPDATE SKIP LOCKED}, so instances share
- * them), tries each through {@link CallbackSender} with at most tickler.callbacks.concurrency in flight, and records
- * each outcome: delivered, or due again after a pause that doubles from 1 s up to tickler.callbacks.max-backoff, until
- * the event's retention would be over. Nothing on the delivery path waits for it or shares its clients; it touches
- * Postgres only through the outbox's own table and indexes.
+ * Sends the outbox's due callback events (docs/api.md, "Delivery callbacks": who sends them): every
+ * tickler.callbacks.every, on each instance that dispatches, it claims due events in batches ({@code FOR UPDATE SKIP
+ * LOCKED}, so instances share them), tries each through {@link CallbackSender} with at most
+ * tickler.callbacks.concurrency in flight, and records each outcome: delivered, or due again after a pause that doubles
+ * from 1 s up to tickler.callbacks.max-backoff, until the event's retention would be over. Nothing on the delivery
+ * path waits for it or shares its clients; it touches Postgres only through the outbox's own table and indexes.
  */
 @ApplicationScoped
 public class CallbackDispatcher {

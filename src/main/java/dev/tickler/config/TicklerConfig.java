@@ -67,7 +67,7 @@ public interface TicklerConfig {
         @WithDefault("16")
         int concurrency();
 
-        /** How often an instance looks for due events (docs/api.md, "Who sends them"). */
+        /** How often an instance looks for due events (docs/api.md, "Delivery callbacks": who sends them). */
         @WithDefault("1s")
         String every();
 
