@@ -20,8 +20,9 @@ create table callback_events (
     tried_since     timestamptz not null
 );
 
--- What dispatchers claim: undelivered rows by when they are due (small: delivered rows leave it).
-create index callback_events_due_idx on callback_events (next_attempt_at) where delivered_at is null;
+-- What dispatchers claim, a tenant at a time: its undelivered rows by when they are due (small: delivered rows leave
+-- it; and another tenant's backlog is never walked).
+create index callback_events_due_idx on callback_events (tenant, next_attempt_at) where delivered_at is null;
 -- A tenant's oldest undelivered event, for the gauge of its age.
 create index callback_events_undelivered_idx on callback_events (tenant, tried_since) where delivered_at is null;
 -- A tenant's events in id order, for GET /v1/callbacks and the redelivery after a cursor.

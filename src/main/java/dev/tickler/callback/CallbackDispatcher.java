@@ -5,6 +5,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Singleton;
@@ -22,9 +25,9 @@ import dev.tickler.security.TenantCallbacks;
 
 /**
  * Sends the outbox's due callback events (docs/api.md, "Delivery callbacks": who sends them): every
- * tickler.callbacks.every, on each instance that dispatches, it claims due events in batches ({@code FOR UPDATE SKIP
- * LOCKED}, so instances share them), tries each through {@link CallbackSender} with at most
- * tickler.callbacks.concurrency in flight, and records each outcome: delivered, or due again after a pause that doubles
+ * tickler.callbacks.every, on each instance that dispatches, a pass per tenant (one at a time for each) claims the
+ * tenant's due events in batches ({@code FOR UPDATE SKIP LOCKED}, so instances share them), tries each through
+ * {@link CallbackSender} with at most tickler.callbacks.concurrency in flight, and records each outcome: delivered, or due again after a pause that doubles
  * from 1 s up to tickler.callbacks.max-backoff, until the event's retention would be over. Nothing on the delivery
  * path waits for it or shares its clients; it touches Postgres only through the outbox's own table and indexes.
  */
@@ -44,6 +47,8 @@ public class CallbackDispatcher {
     private final TicklerConfig.Callbacks config;
     private final int batchSize;
     private final Duration hold;
+    /** The tenants whose pass is running. */
+    private final Map<String, AtomicBoolean> passing = new ConcurrentHashMap<>();
 
     public CallbackDispatcher(CallbackRepository repository, CallbackSender sender, CallbackBody bodies,
             CallbackMeters meters, TenantCallbacks callbacks, Clock clock, TicklerConfig config) {
@@ -60,29 +65,39 @@ public class CallbackDispatcher {
         this.hold = this.config.timeout().multipliedBy(CLAIMED_PER_SLOT + 1);
     }
 
+    /**
+     * Starts the pass of every tenant whose last one has ended and answers at once: each tenant's events are claimed
+     * and tried by a pass of its own, so an endpoint that hangs holds up only its own tenant's callbacks.
+     */
     @Scheduled(identity = "callbacks", every = "${tickler.callbacks.every:1s}", delayed = "1s",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = NotHere.class)
     Uni<Void> scheduledPass() {
-        return dispatchDue().replaceWithVoid().onFailure().recoverWithUni(failure -> {
-            LOG.warnf("callback dispatch failed: %s", failure.getMessage());
-            return Uni.createFrom().voidItem();
-        });
+        callbacks.tenants().forEach(this::startPass);
+        return Uni.createFrom().voidItem();
+    }
+
+    private void startPass(String tenant) {
+        AtomicBoolean running = passing.computeIfAbsent(tenant, name -> new AtomicBoolean());
+        if (!running.compareAndSet(false, true)) {
+            return;
+        }
+        dispatchDue(tenant, 0)
+                .onTermination().invoke(() -> running.set(false))
+                .subscribe().with(delivered -> {
+                }, failure -> LOG.warnf("callback dispatch of tenant %s failed: %s", tenant, failure.getMessage()));
     }
 
     /**
-     * Batch after batch of due events until a batch comes back short, or one delivered nothing (its endpoints are down:
-     * the next pass tries again, so a failing endpoint costs one batch a pass); answers how many were delivered.
+     * Batch after batch of the tenant's due events until a batch comes back short, or one delivered nothing (its
+     * endpoint is down: the next pass tries again, so a failing endpoint costs one batch a pass); answers how many were
+     * delivered.
      */
-    public Uni<Integer> dispatchDue() {
-        return dispatchDue(0);
-    }
-
-    private Uni<Integer> dispatchDue(int deliveredSoFar) {
+    private Uni<Integer> dispatchDue(String tenant, int deliveredSoFar) {
         Instant now = now();
-        return repository.claimDue(callbacks.tenants(), now, now.minus(config.retention()), now.plus(hold), batchSize)
+        return repository.claimDue(tenant, now, now.minus(config.retention()), now.plus(hold), batchSize)
                 .chain(batch -> tryAll(batch).chain(delivered -> batch.size() < batchSize || delivered == 0
                         ? Uni.createFrom().item(deliveredSoFar + delivered)
-                        : dispatchDue(deliveredSoFar + delivered)));
+                        : dispatchDue(tenant, deliveredSoFar + delivered)));
     }
 
     private Uni<Integer> tryAll(List<CallbackRepository.Claimed> batch) {

@@ -9,7 +9,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -39,12 +38,12 @@ public class CallbackRepository {
             + "r." + ReminderRow.COLUMNS.replace(", ", ", r.");
 
     /**
-     * Due events of the given tenants still inside their retention, held by this instance until :held_until (which
+     * Due events of the tenant still inside their retention, held by this instance until :held_until (which
      * another instance's claim waits for) and answered with the reminder they report. The due index serves it.
      */
     private static final NamedSql CLAIM = NamedSql.of("WITH claimed AS (UPDATE callback_events e"
             + " SET next_attempt_at = :held_until FROM (SELECT id FROM callback_events WHERE delivered_at IS NULL"
-            + " AND next_attempt_at <= :now AND tried_since > :tried_after AND tenant = ANY(:tenants::text[])"
+            + " AND next_attempt_at <= :now AND tried_since > :tried_after AND tenant = :tenant"
             + " ORDER BY next_attempt_at LIMIT :limit FOR UPDATE SKIP LOCKED) due WHERE e.id = due.id"
             + " RETURNING e.*) SELECT " + CLAIMED_COLUMNS + " FROM claimed c"
             + " CROSS JOIN LATERAL jsonb_populate_record(NULL::reminders, c.reminder) AS r");
@@ -112,10 +111,10 @@ public class CallbackRepository {
             ReminderRow reminder) {
     }
 
-    /** Up to {@code limit} due events of the tenants, held until {@code heldUntil}. */
-    Uni<List<Claimed>> claimDue(Set<String> tenants, Instant now, Instant triedAfter, Instant heldUntil, int limit) {
+    /** Up to {@code limit} due events of the tenant, held until {@code heldUntil}. */
+    Uni<List<Claimed>> claimDue(String tenant, Instant now, Instant triedAfter, Instant heldUntil, int limit) {
         return pool.preparedQuery(CLAIM.sql()).execute(CLAIM.bind("held_until", utc(heldUntil), "now", utc(now),
-                        "tried_after", utc(triedAfter), "tenants", tenants.toArray(String[]::new), "limit", limit))
+                        "tried_after", utc(triedAfter), "tenant", tenant, "limit", limit))
                 .map(rows -> {
                     List<Claimed> claimed = new ArrayList<>(rows.size());
                     for (Row row : rows) {

@@ -63,7 +63,7 @@ public interface TicklerConfig {
         @WithDefault("PT10S")
         Duration timeout();
 
-        /** Tries in flight at once from one instance, over all tenants. */
+        /** Tries of one tenant's callbacks in flight at once from one instance. */
         @WithDefault("16")
         int concurrency();
 
