@@ -44,7 +44,7 @@ final class PostgresCost implements AutoCloseable {
 
     PostgresCost(DataSource database) {
         this.database = database;
-        this.postmaster = parentOf(single("SELECT pg_backend_pid()"));
+        this.postmaster = postmasterOf(database);
         sampler.scheduleAtFixedRate(this::sample, 0, 500, TimeUnit.MILLISECONDS);
     }
 
@@ -220,8 +220,15 @@ final class PostgresCost implements AutoCloseable {
         return stat[1] + stat[2];
     }
 
-    private static long parentOf(long pid) {
-        return stat(pid)[0];
+    /** The parent of a connection's server process, read while the connection is open. */
+    private static long postmasterOf(DataSource database) {
+        try (Connection connection = database.getConnection(); Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT pg_backend_pid()")) {
+            rows.next();
+            return stat(rows.getLong(1))[0];
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     /** Parent pid, own CPU and CPU of exited children in nanoseconds; null when the process is gone. */
