@@ -187,10 +187,14 @@ final class PostgresCost implements AutoCloseable {
             if (command.contains("autovacuum")) {
                 return "autovacuum";
             }
+            if (command.contains("parallel worker")) {
+                return "parallel workers";
+            }
             if (command.contains("(")) {
                 return "connections";
             }
-            return command.replace("postgres: ", "").replace('\0', ' ').trim();
+            String role = command.replace("postgres: ", "").replace('\0', ' ').trim();
+            return role.isEmpty() ? "other" : role;
         } catch (IOException e) {
             return "exited";
         }
