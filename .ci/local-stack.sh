@@ -33,6 +33,31 @@ await_ready() {
     done
 }
 
+# loopback_only <port>: something listens on the port, on a loopback address only (127.0.0.0/8, the same mapped into
+# IPv6, where Java binds it, or ::1): the local run's key is the README's, so nothing beyond this machine may reach it.
+# Reads /proc (addresses in hex, each 32-bit word little-endian), which needs no tool.
+loopback_only() {
+    local port
+    port=$(printf '%04X' "$1")
+    awk -v port="$port" '
+        $4 == "0A" {
+            split($2, bound, ":")
+            if (bound[2] != port) next
+            found = 1
+            if (bound[1] !~ /^(0000000000000000FFFF0000)?[0-9A-F][0-9A-F][0-9A-F][0-9A-F][0-9A-F][0-9A-F]7F$/ \
+                && bound[1] != "00000000000000000000000001000000") wide = 1
+        }
+        END { exit !(found && !wide) }' /proc/net/tcp /proc/net/tcp6
+}
+
+# await_loopback_only: the public and the management port listen on loopback only
+await_loopback_only() {
+    for port in 8080 9000; do
+        loopback_only "$port" || fail "port $port listens beyond loopback"
+    done
+    echo "$name: ports 8080 and 9000 listen on loopback only"
+}
+
 # deliver <seconds ahead>: registers a reminder due then, as the README's quick start does, and waits until it is sent
 deliver() {
     local fire_at id state

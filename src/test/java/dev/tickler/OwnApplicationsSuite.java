@@ -22,7 +22,7 @@ public class OwnApplicationsSuite {
             + "|SignedPushTest|SlowProviderTest)"
             + "|local\\.LocalRunTest"
             + "|observability\\.ServingStartTest"
-            + "|security\\.(OperatorKeysTest|TenantsTest)"
+            + "|security\\.(OperatorKeysTest|SecretRulesStartTest|TenantsTest|WrongKeyLimitTest)"
             + "|sweep\\.(ScheduledReconcileTest|ScheduledSweepTest)"
             + "|tracing\\.QueueHopTracingTest)";
 }

@@ -68,6 +68,21 @@ public interface TicklerConfig {
         /** Operator keys, {@code name=secret} or {@code secret}, for all calls; none: every product key is one. */
         @WithName("operator-keys")
         Optional<List<String>> operatorKeys();
+
+        /**
+         * Wrong keys (bearer keys on /v1 and console sign-ins together) one client address may send within a minute;
+         * past them its keys are answered 429 until the oldest is a minute old.
+         */
+        @WithName("wrong-keys-per-minute")
+        @WithDefault("10")
+        int wrongKeysPerMinute();
+
+        /**
+         * Proxies in front of this instance, as addresses or CIDR ranges: from them, the client is the nearest address
+         * in X-Forwarded-For that is not one of them. None: the connection's peer is the client.
+         */
+        @WithName("trusted-proxies")
+        Optional<List<String>> trustedProxies();
     }
 
     interface Push {

@@ -22,10 +22,14 @@ import dev.tickler.security.ApiKeys;
 import dev.tickler.security.Roles;
 
 /**
- * Console sessions as signed tokens (docs/contract.md#operator-console): {@code v1.<key name>.<expiry>.<HMAC-SHA256>},
- * so any instance with the same {@code tickler.console.secret} accepts them and none keeps state. The token names the
- * key, never holds its secret. Form tokens against cross-site requests are derived from the session token, so they are
- * bound to it.
+ * Console sessions as signed tokens (docs/contract.md#operator-console):
+ * {@code v2.<key name>.<signed in>.<expiry>.<key digest>.<HMAC-SHA256>}, so any instance with the same
+ * {@code tickler.console.secret} accepts them and none keeps state. The token names the key and carries a digest of
+ * its secret (an HMAC under the console secret, so the cookie tells nothing about the key), never the secret: a
+ * session ends when its key's secret changes. It holds until its expiry, and never past sign-in plus
+ * {@code tickler.console.session} as configured now, whatever expiry it claims, so even the console secret alone
+ * cannot make a session that outlives the rules. Form tokens against cross-site requests are derived from the session
+ * token, so they are bound to it.
  */
 @Singleton
 public class ConsoleSessions {
@@ -34,7 +38,9 @@ public class ConsoleSessions {
     /** Holds the nonce the sign-in form's token is derived from, before there is a session to bind it to. */
     public static final String SIGN_IN_COOKIE = "tickler_console_sign_in";
 
-    private static final String VERSION = "v1";
+    private static final String VERSION = "v2";
+    /** How far ahead of this instance's clock another instance's sign-in may lie: clocks of a fleet differ a little. */
+    private static final Duration CLOCK_SKEW = Duration.ofMinutes(1);
     private static final Base64.Encoder BASE64 = Base64.getUrlEncoder().withoutPadding();
     private static final Base64.Decoder BASE64_DECODER = Base64.getUrlDecoder();
 
@@ -63,42 +69,52 @@ public class ConsoleSessions {
         return lifetime;
     }
 
+    /** A session for the key of this name, signed in now; the key must exist. */
     public Session open(String operator) {
-        return issue(operator, clock.instant().truncatedTo(ChronoUnit.SECONDS).plus(lifetime));
+        return issue(operator, clock.instant());
     }
 
-    /** A session for this key name that ends at the given instant, whatever the configured lifetime. */
-    public Session issue(String operator, Instant expiresAt) {
+    /** A session for the key of this name, signed in at the given instant and ending a lifetime later. */
+    Session issue(String operator, Instant signedInAt) {
+        Instant signedIn = signedInAt.truncatedTo(ChronoUnit.SECONDS);
+        Instant expiresAt = signedIn.plus(lifetime);
+        String keyDigest = keyDigest(operator).orElseThrow(() -> new IllegalArgumentException("no key of that name"));
         String payload = VERSION + "." + BASE64.encodeToString(operator.getBytes(StandardCharsets.UTF_8)) + "."
-                + expiresAt.getEpochSecond();
-        return new Session(operator, Instant.ofEpochSecond(expiresAt.getEpochSecond()),
-                payload + "." + sign(payload));
+                + signedIn.getEpochSecond() + "." + expiresAt.getEpochSecond() + "." + keyDigest;
+        return new Session(operator, expiresAt, payload + "." + sign(payload));
     }
 
     /**
-     * The session this token stands for: signed by this secret, not expired, and naming a key that is still an
-     * operator key (a key removed from the configuration ends its sessions).
+     * The session this token stands for: signed by this secret; signed in at most a lifetime ago, neither expired nor
+     * claiming an expiry beyond that lifetime; and naming a key that is still an operator key with the secret it signed
+     * in with (a key removed from the configuration, or given a new secret, ends its sessions).
      */
     public Optional<Session> verify(String token) {
         if (token == null) {
             return Optional.empty();
         }
         String[] parts = token.split("\\.", -1);
-        if (parts.length != 4 || !VERSION.equals(parts[0])) {
+        if (parts.length != 6 || !VERSION.equals(parts[0])) {
             return Optional.empty();
         }
-        String payload = parts[0] + "." + parts[1] + "." + parts[2];
-        if (!equalInConstantTime(sign(payload), parts[3])) {
+        String payload = String.join(".", parts[0], parts[1], parts[2], parts[3], parts[4]);
+        if (!equalInConstantTime(sign(payload), parts[5])) {
             return Optional.empty();
         }
         try {
             String operator = new String(BASE64_DECODER.decode(parts[1]), StandardCharsets.UTF_8);
-            Instant expiresAt = Instant.ofEpochSecond(Long.parseLong(parts[2]));
-            if (!clock.instant().isBefore(expiresAt) || !isOperator(operator)) {
+            Instant signedInAt = Instant.ofEpochSecond(Long.parseLong(parts[2]));
+            Instant expiresAt = Instant.ofEpochSecond(Long.parseLong(parts[3]));
+            Instant now = clock.instant();
+            boolean current = now.isBefore(expiresAt) && !expiresAt.isAfter(signedInAt.plus(lifetime))
+                    && !signedInAt.isAfter(now.plus(CLOCK_SKEW));
+            boolean sameSecret = keyDigest(operator).map(digest -> equalInConstantTime(digest, parts[4]))
+                    .orElse(false);
+            if (!current || !sameSecret || !isOperator(operator)) {
                 return Optional.empty();
             }
             return Optional.of(new Session(operator, expiresAt, token));
-        } catch (IllegalArgumentException | DateTimeException malformed) {
+        } catch (IllegalArgumentException | DateTimeException | ArithmeticException malformed) {
             return Optional.empty();
         }
     }
@@ -127,6 +143,11 @@ public class ConsoleSessions {
 
     public boolean signInFormTokenMatches(String nonce, String offered) {
         return nonce != null && offered != null && equalInConstantTime(signInFormToken(nonce), offered);
+    }
+
+    /** The digest of the named key's secret that its sessions carry, keyed with the console secret. */
+    private Optional<String> keyDigest(String keyName) {
+        return keys.secretDigest(keyName).map(digest -> sign("key." + BASE64.encodeToString(digest)));
     }
 
     private String sign(String text) {

@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
@@ -53,6 +54,7 @@ public class ReminderGauges {
     private final AtomicLong oldestOverdueSeconds = new AtomicLong();
     private final AtomicLong handedOffAhead = new AtomicLong();
     private final AtomicLong queueGap = new AtomicLong();
+    private final Set<String> registered = ConcurrentHashMap.newKeySet();
 
     public ReminderGauges(ReminderStatistics statistics, InfraiClient infrai, Clock clock, MeterRegistry registry,
             TicklerConfig config) {
@@ -138,9 +140,14 @@ public class ReminderGauges {
         });
     }
 
-    /** Registering the same name twice gives back the first gauge, so this is safe on every refresh. */
+    /**
+     * Registers a gauge at its first refresh, so that it appears only once it has a value; Micrometer would give back
+     * the first gauge on a second registration, but warns in the log.
+     */
     private void registerOnce(String name, AtomicLong value, String description) {
-        Gauge.builder(name, value, AtomicLong::get).description(description).register(registry);
+        if (registered.add(name)) {
+            Gauge.builder(name, value, AtomicLong::get).description(description).register(registry);
+        }
     }
 
     private AtomicLong delayedGauge(String queue) {

@@ -39,6 +39,8 @@ public class ErrorResponses implements OASFilter {
             "403", "This key may not make this call: operator calls need a key from tickler.api.operator-keys",
             "413", "The body is larger than this endpoint accepts",
             "415", "The body is not application/json",
+            "429", "Too many wrong API keys from this client address within a minute; no key from it is looked at"
+                    + " until Retry-After seconds have passed",
             "500", "An unexpected failure; the detail holds an error id that names it in the logs",
             "503", "The database cannot be reached; try again after Retry-After seconds");
 
@@ -80,6 +82,7 @@ public class ErrorResponses implements OASFilter {
         // every /v1 path needs a key (quarkus.http.auth.permission.api)
         declare(responses, "401");
         declare(responses, "403");
+        declare(responses, "429");
         if (path.contains("{")) {
             declare(responses, "404");
         }

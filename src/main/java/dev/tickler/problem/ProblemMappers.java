@@ -59,6 +59,15 @@ public class ProblemMappers {
                 "send Authorization: Bearer <api key> with a key configured in tickler.api.keys");
     }
 
+    /** The attribute of a failed authentication that refused a key unread: the seconds its client is to wait. */
+    public static final String RETRY_AFTER_ATTRIBUTE = "tickler.retry-after-seconds";
+
+    /** A /v1 call whose client sent too many wrong keys; sent with {@code Retry-After}. */
+    public static Problem tooManyWrongKeys() {
+        return Problem.of(ProblemType.TOO_MANY_REQUESTS, "too many wrong API keys from this address within a minute;"
+                + " no key from it is looked at until Retry-After seconds have passed");
+    }
+
     public Response toResponse(Problem problem) {
         return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(json(problem)).build();
     }
@@ -121,9 +130,19 @@ public class ProblemMappers {
                 + " and reconcile need a key from tickler.api.operator-keys"));
     }
 
-    /** No key, or an unknown one, where the REST layer learns of it (Quarkus hands it a failed authentication). */
+    /**
+     * No key, or an unknown one, where the REST layer learns of it (Quarkus hands it a failed authentication); or a key
+     * not looked at because its client sent too many wrong ones, which the failure says with
+     * {@link #RETRY_AFTER_ATTRIBUTE}.
+     */
     @ServerExceptionMapper({ UnauthorizedException.class, AuthenticationFailedException.class })
     public Response unauthorized(RuntimeException e) {
+        Object retryAfter = e instanceof AuthenticationFailedException failed
+                ? failed.getAttribute(RETRY_AFTER_ATTRIBUTE) : null;
+        if (retryAfter != null) {
+            return Response.fromResponse(toResponse(tooManyWrongKeys()))
+                    .header(HttpHeaders.RETRY_AFTER, String.valueOf(retryAfter)).build();
+        }
         return Response.fromResponse(toResponse(unauthorized())).header(HttpHeaders.WWW_AUTHENTICATE, "Bearer").build();
     }
 

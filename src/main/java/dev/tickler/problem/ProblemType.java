@@ -16,6 +16,7 @@ public enum ProblemType {
     PAYLOAD_TOO_LARGE("payload-too-large", "Body too large", 413),
     URI_TOO_LONG("uri-too-long", "URI too long", 414),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", 415),
+    TOO_MANY_REQUESTS("too-many-requests", "Too many requests", 429),
     HEADERS_TOO_LARGE("headers-too-large", "Request headers too large", 431),
     INTERNAL("internal", "Internal error", 500),
     UNAVAILABLE("unavailable", "Service unavailable", 503);

@@ -76,6 +76,19 @@ public class ApiKeys {
         return keys.stream().map(key -> Tenants.ofKey(key.name())).distinct().sorted().toList();
     }
 
+    /**
+     * The SHA-256 of the secret of the key of this name, for a console session that must end when that secret changes;
+     * empty when no key has the name.
+     */
+    public Optional<byte[]> secretDigest(String name) {
+        for (int i = 0; i < keys.size(); i++) {
+            if (keys.get(i).name().equals(name)) {
+                return Optional.of(secrets.digest(i));
+            }
+        }
+        return Optional.empty();
+    }
+
     /** The key of this name, for a console session that carries the name and must not outlive the key. */
     public Optional<ApiKey> named(String name) {
         return keys.stream().filter(key -> key.name().equals(name)).findFirst();

@@ -15,6 +15,11 @@ public final class SecretSet {
         this.digests = secrets.stream().filter(secret -> !secret.isBlank()).map(SecretSet::sha256).toList();
     }
 
+    /** The SHA-256 of the secret at this position among the non-blank secrets given. */
+    public byte[] digest(int index) {
+        return digests.get(index).clone();
+    }
+
     public boolean contains(String candidate) {
         return indexOf(candidate) >= 0;
     }

@@ -48,7 +48,7 @@ class CampaignBenchmarkIT {
         @Override
         public List<TestResourceEntry> testResources() {
             return List.of(new TestResourceEntry(PostgresResource.class),
-                    new TestResourceEntry(InfraiEmulatorResource.class), new TestResourceEntry(QuotaNotifier.class));
+                    queue(), new TestResourceEntry(QuotaNotifier.class));
         }
 
         @Override

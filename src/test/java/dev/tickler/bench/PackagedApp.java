@@ -23,7 +23,8 @@ import dev.tickler.testing.Ports;
  */
 final class PackagedApp implements AutoCloseable {
 
-    static final String PUSH_TOKEN = "bench-token";
+    /** Long enough for the production profile's secret rules, like the API key below. */
+    static final String PUSH_TOKEN = "bench-push-token-5e0c8a71f3";
     private static final Path DOCKERFILE_JVM = Path.of("src", "main", "docker", "Dockerfile.jvm");
 
     final Process process;
@@ -54,7 +55,7 @@ final class PackagedApp implements AutoCloseable {
                 "-Dquarkus.datasource.username=postgres",
                 "-Dquarkus.datasource.password=postgres",
                 "-Dtickler.push.tokens=" + PUSH_TOKEN,
-                "-Dtickler.api.keys=bench-api-key",
+                "-Dtickler.api.keys=bench-api-key-2d94b6e0c5",
                 "-Dtickler.infrai.base-url=" + queueUrl,
                 "-Dtickler.infrai.api-key=bench-queue-key",
                 "-Dtickler.notify.url=" + notifyUrl,

@@ -70,7 +70,7 @@ class PeerComparisonBenchmark {
                     Supplier<Future<Integer>> toTickler = () -> load.post(tickler.port, tickler.pushPath(),
                             rows.nextMessage());
                     AtomicLong expressIds = new AtomicLong();
-                    Supplier<Future<Integer>> toExpress = () -> load.post(nodePort, "/q/bench-token/reminders",
+                    Supplier<Future<Integer>> toExpress = () -> load.post(nodePort, "/q/" + PackagedApp.PUSH_TOKEN + "/reminders",
                             "{\"reminder_id\":" + expressIds.incrementAndGet() + ",\"version\":0}");
                     load.openLoop(1_000, WARM_UP, toTickler);
                     load.openLoop(1_000, Duration.ofSeconds(10), toExpress);
@@ -122,7 +122,7 @@ class PeerComparisonBenchmark {
     private static Process startExpress(Path peer, int port, String notifyUrl) throws Exception {
         ProcessBuilder builder = new ProcessBuilder("node", "receiver.js").directory(peer.toFile())
                 .redirectErrorStream(true).redirectOutput(Path.of("target", "express.log").toAbsolutePath().toFile());
-        builder.environment().put("PUSH_PATH_TOKEN", "bench-token");
+        builder.environment().put("PUSH_PATH_TOKEN", PackagedApp.PUSH_TOKEN);
         builder.environment().put("NOTIFY_URL", notifyUrl);
         builder.environment().put("PORT", String.valueOf(port));
         Process express = builder.start();

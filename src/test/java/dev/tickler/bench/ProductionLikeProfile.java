@@ -11,11 +11,19 @@ import dev.tickler.testing.PostgresResource;
 
 /**
  * The packaged application as a deployment runs it, for the benchmarks: its own PostgreSQL and queue emulator, a
- * notifier that answers at once, one API key, the push token, no scheduled sweep on this instance.
+ * notifier that answers at once, one API key, the push token, no scheduled sweep on this instance. The production
+ * profile refuses short or example secrets, so these are long and the suite's own.
  */
 public class ProductionLikeProfile implements QuarkusTestProfile {
 
-    public static final String API_KEY = "benchmark-key";
+    public static final String API_KEY = "benchmark-api-key-4c1e7f0a9d";
+    public static final String PUSH_TOKEN = "benchmark-push-token-9b27e3d5";
+
+    /** The queue emulator, pushing to the receiver under {@link #PUSH_TOKEN}. */
+    public static TestResourceEntry queue() {
+        return new TestResourceEntry(InfraiEmulatorResource.class,
+                Map.of(InfraiEmulatorResource.PUSH_TOKEN_ARG, PUSH_TOKEN));
+    }
 
     @Override
     public boolean disableGlobalTestResources() {
@@ -25,19 +33,18 @@ public class ProductionLikeProfile implements QuarkusTestProfile {
     @Override
     public List<TestResourceEntry> testResources() {
         return List.of(new TestResourceEntry(PostgresResource.class),
-                new TestResourceEntry(InfraiEmulatorResource.class), new TestResourceEntry(FastNotifier.class));
+                queue(), new TestResourceEntry(FastNotifier.class));
     }
 
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("tickler.api.keys", API_KEY, "tickler.push.tokens", InfraiEmulatorResource.PUSH_TOKEN,
+        return Map.of("tickler.api.keys", API_KEY, "tickler.push.tokens", PUSH_TOKEN,
                 "tickler.sweep.enabled", "false");
     }
 
     /** The resources of a benchmark against a provider with a quota: {@link QuotaNotifier} instead of a fast one. */
     static List<TestResourceEntry> againstQuota(int quotaPerSecond, long latencyMillis) {
-        return List.of(new TestResourceEntry(PostgresResource.class),
-                new TestResourceEntry(InfraiEmulatorResource.class),
+        return List.of(new TestResourceEntry(PostgresResource.class), queue(),
                 new TestResourceEntry(QuotaNotifier.class, Map.of("quota-per-second", Integer.toString(quotaPerSecond),
                         "latency-millis", Long.toString(latencyMillis))));
     }

@@ -19,7 +19,6 @@ import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgBuilder;
 
-import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.PostgresResource;
 
 /**
@@ -50,14 +49,14 @@ class PushAcknowledgeBenchmarkIT {
 
         @Override
         public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(PostgresResource.class), new TestResourceEntry(InfraiEmulatorResource.class),
+            return List.of(new TestResourceEntry(PostgresResource.class), ProductionLikeProfile.queue(),
                     new TestResourceEntry(FastNotifier.class));
         }
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("tickler.push.tokens", InfraiEmulatorResource.PUSH_TOKEN,
-                    "tickler.api.keys", "benchmark-key",
+            return Map.of("tickler.push.tokens", ProductionLikeProfile.PUSH_TOKEN,
+                    "tickler.api.keys", ProductionLikeProfile.API_KEY,
                     "tickler.sweep.enabled", "false",
                     "tickler.notify.timeout", "PT5M",
                     "tickler.delivery.max-backlog", "1000000");
@@ -128,6 +127,6 @@ class PushAcknowledgeBenchmarkIT {
     }
 
     private Future<Integer> push() {
-        return load.post(RestAssured.port, "/q/" + InfraiEmulatorResource.PUSH_TOKEN + "/reminders", rows.nextMessage());
+        return load.post(RestAssured.port, "/q/" + ProductionLikeProfile.PUSH_TOKEN + "/reminders", rows.nextMessage());
     }
 }

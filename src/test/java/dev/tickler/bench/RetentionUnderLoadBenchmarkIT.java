@@ -24,7 +24,6 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgBuilder;
 
-import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.PostgresResource;
 
 /**
@@ -53,7 +52,7 @@ class RetentionUnderLoadBenchmarkIT {
         Pool pool = Pool.newInstance(PgBuilder.pool().connectingTo(PostgresResource.reactiveUrl()).using(vertx).build());
         // the warm-up and every round claim rows of their own
         SeededRows rows = SeededRows.insert(pool, 60_000 + ROUNDS * 2 * RATE * (int) ROUND.toSeconds() + 10_000);
-        String push = "/q/" + InfraiEmulatorResource.PUSH_TOKEN + "/reminders";
+        String push = "/q/" + ProductionLikeProfile.PUSH_TOKEN + "/reminders";
         try (LoadGenerator load = new LoadGenerator(vertx)) {
             load.openLoop(RATE, Duration.ofSeconds(60), () -> load.post(RestAssured.port, push, rows.nextMessage()));
             sweep();

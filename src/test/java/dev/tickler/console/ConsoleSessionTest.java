@@ -16,6 +16,7 @@ import java.util.regex.Pattern;
 import jakarta.inject.Inject;
 
 import org.htmlunit.html.HtmlPage;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -23,6 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+
+import dev.tickler.testing.MovableClock;
 
 /**
  * Sign-in, the session cookie and its refusals (docs/contract.md#operator-console); without operator keys every product
@@ -38,6 +41,14 @@ class ConsoleSessionTest {
 
     @Inject
     ConsoleSessions sessions;
+
+    @Inject
+    MovableClock clock;
+
+    @AfterEach
+    void resetClock() {
+        clock.reset();
+    }
 
     @ParameterizedTest
     @ValueSource(strings = { "/ops", "/ops/dead-letters", "/ops/search?q=u_1", "/ops/reminders/1", "/ops/queues",
@@ -119,9 +130,22 @@ class ConsoleSessionTest {
 
     @Test
     void anExpiredSessionIsRefused() {
-        String expired = sessions.issue("key-1", Instant.now().minus(Duration.ofMinutes(1))).token();
+        String expired = sessions.issue("key-1", Instant.now().minus(sessions.lifetime()).minus(Duration.ofMinutes(1)))
+                .token();
 
         given().redirects().follow(false).cookie(ConsoleSessions.SESSION_COOKIE, expired).get("/ops").then()
+                .statusCode(303).header("Location", endsWith("/ops/sign-in"));
+    }
+
+    @Test
+    void aSessionEndsALifetimeAfterItsSignIn() {
+        String session = signIn("test-key-1");
+        given().redirects().follow(false).cookie(ConsoleSessions.SESSION_COOKIE, session).get("/ops").then()
+                .statusCode(200);
+
+        clock.moveBy(sessions.lifetime());
+
+        given().redirects().follow(false).cookie(ConsoleSessions.SESSION_COOKIE, session).get("/ops").then()
                 .statusCode(303).header("Location", endsWith("/ops/sign-in"));
     }
 
@@ -131,9 +155,11 @@ class ConsoleSessionTest {
         String[] parts = genuine.split("\\.");
         String otherName = Base64.getUrlEncoder().withoutPadding()
                 .encodeToString("key-2".getBytes(StandardCharsets.UTF_8));
-        String laterExpiry = String.valueOf(Long.parseLong(parts[2]) + 3600);
-        for (String forged : List.of(parts[0] + "." + otherName + "." + parts[2] + "." + parts[3],
-                parts[0] + "." + parts[1] + "." + laterExpiry + "." + parts[3], "test-key-1", "v1.a.b.c")) {
+        String laterExpiry = String.valueOf(Long.parseLong(parts[3]) + 3600);
+        for (String forged : List.of(String.join(".", parts[0], otherName, parts[2], parts[3], parts[4], parts[5]),
+                String.join(".", parts[0], parts[1], parts[2], laterExpiry, parts[4], parts[5]),
+                // the format before the key digest: version, name, expiry, signature
+                String.join(".", "v1", parts[1], laterExpiry, parts[5]), "test-key-1", "v2.a.b.c.d.e")) {
             given().redirects().follow(false).cookie(ConsoleSessions.SESSION_COOKIE, forged).get("/ops").then()
                     .statusCode(303);
         }
@@ -171,6 +197,16 @@ class ConsoleSessionTest {
         assertThat(signedOut.headers().getValues("Set-Cookie")).singleElement().satisfies(cookie -> assertThat(cookie)
                 .startsWith(ConsoleSessions.SESSION_COOKIE + "=;").contains("Max-Age=0").contains("Path=/ops")
                 .contains("HttpOnly").containsIgnoringCase("SameSite=Strict"));
+    }
+
+    /** Signs in through the form as a browser would, and answers the session cookie's value. */
+    private static String signIn(String key) {
+        Response form = given().get("/ops/sign-in");
+        Response signedIn = given().redirects().follow(false)
+                .cookie(ConsoleSessions.SIGN_IN_COOKIE, form.getCookie(ConsoleSessions.SIGN_IN_COOKIE))
+                .formParam("key", key).formParam("csrf", formToken(form.asString())).post("/ops/sign-in");
+        assertThat(signedIn.statusCode()).isEqualTo(303);
+        return signedIn.getCookie(ConsoleSessions.SESSION_COOKIE);
     }
 
     static String formToken(String html) {

@@ -6,6 +6,10 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.anyOf;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -20,6 +24,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.http.ContentType;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
 
 import dev.tickler.testing.OwnApplication;
 import dev.tickler.testing.Ports;
@@ -73,6 +80,23 @@ class LocalRunTest {
         }
     }
 
+    /**
+     * The local key is the README's, so both ports listen on this machine only, and the %dev profile must say so
+     * itself: Quarkus binds localhost on its own in dev mode and in tests (so this application would show nothing), but
+     * the packaged local run is a normal launch, which binds every interface unless told ({@code .ci/local-run} reads
+     * the sockets it really binds). Read from application.properties alone, without Quarkus's defaults.
+     */
+    @Test
+    void bothPortsAreBoundToLoopbackByTheProfileItself() throws IOException {
+        SmallRyeConfig properties = new SmallRyeConfigBuilder().withProfile("dev")
+                .withSources(new PropertiesConfigSource(getClass().getResource("/application.properties")))
+                .build();
+        for (String host : List.of("quarkus.http.host", "quarkus.management.host")) {
+            assertThat(properties.getOptionalValue(host, String.class)).as(host)
+                    .hasValueSatisfying(address -> assertThat(isLoopback(address)).as(address).isTrue());
+        }
+    }
+
     @Test
     void reminderRegisteredAheadIsDeliveredWhenDue() {
         String apiKey = ConfigProvider.getConfig().getValue("tickler.api.keys", String.class);
@@ -93,5 +117,13 @@ class LocalRunTest {
             assertThat(notification.getLong("reminder_id")).isEqualTo(id);
             assertThat(notification.getString("user_id")).isEqualTo("u_4412");
         });
+    }
+
+    private static boolean isLoopback(String literal) {
+        try {
+            return InetAddress.getByName(literal).isLoopbackAddress();
+        } catch (UnknownHostException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 }

@@ -10,6 +10,8 @@ import static org.hamcrest.Matchers.hasItem;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
 
 import org.junit.jupiter.api.Test;
 
@@ -19,6 +21,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
 
 import dev.tickler.testing.Api;
+import dev.tickler.testing.CapturedLogs;
 import dev.tickler.testing.Database;
 import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.Metrics;
@@ -56,6 +59,17 @@ class ManagementTest {
     void openApiDescribesTheRegistrationApiButNotThePushPath() {
         String document = management().get("/q/openapi").then().statusCode(200).extract().asString();
         assertThat(document).contains("/v1/reminders").contains("/v1/sweep").doesNotContain("/q/{token}/reminders");
+    }
+
+    @Test
+    void refreshingTheGaugesAgainWarnsOfNothing() {
+        try (CapturedLogs logs = CapturedLogs.start()) {
+            gauges.refresh().await().atMost(Duration.ofSeconds(10));
+            gauges.refresh().await().atMost(Duration.ofSeconds(10));
+
+            assertThat(logs.records()).filteredOn(record -> record.getLevel().intValue() >= Level.WARNING.intValue())
+                    .extracting(LogRecord::getMessage).isEmpty();
+        }
     }
 
     @Test

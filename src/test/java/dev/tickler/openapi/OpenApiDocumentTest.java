@@ -50,7 +50,7 @@ class OpenApiDocumentTest {
                     .isEqualTo("[{\"bearer\":[\"" + roleOf(path) + "\"]}]");
 
             JsonNode responses = operation.path("responses");
-            Set<String> required = new HashSet<>(Set.of("401", "403", "500", "503"));
+            Set<String> required = new HashSet<>(Set.of("401", "403", "429", "500", "503"));
             boolean hasBody = operation.has("requestBody");
             if (hasBody || takesCheckedParameters(operation)) {
                 required.add("400");

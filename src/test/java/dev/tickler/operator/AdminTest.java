@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.quarkus.test.junit.QuarkusTest;
 
@@ -63,6 +65,35 @@ class AdminTest {
         api().body(Map.of("token", "push-token-1")).post("/v1/admin/push-subscriptions").then()
                 .statusCode(400)
                 .body("errors", equalTo(List.of(Map.of("field", "base_url", "message", "is required"))));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "http://tickler.example.com", "http://10.0.0.5:8080", "http://[2001:db8::1]",
+            "http://127.0.0.1.example.com", "http://localhost.example.com", "http://0.0.0.0:8080" })
+    void aPlainHttpBaseUrlIsRefusedOffLoopback(String baseUrl) {
+        int before = emulator().stats("sms-reminders").subscriptions();
+
+        api().body(Map.of("base_url", baseUrl, "token", "push-token-1")).post("/v1/admin/push-subscriptions").then()
+                .statusCode(400)
+                .body("errors", equalTo(List.of(Map.of("field", "base_url", "message", "must be https: the push token"
+                        + " travels in the subscription's URL (http only on loopback: 127.0.0.0/8, ::1, localhost)"))));
+        assertThat(emulator().stats("sms-reminders").subscriptions()).isEqualTo(before);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "http://localhost:%d", "http://LOCALHOST:%d/", "http://127.0.0.2:%d", "http://[::1]:%d" })
+    void aPlainHttpBaseUrlIsTakenOnLoopback(String template) {
+        // as above: nothing listens there, and the subscription ends with the test
+        String baseUrl = template.formatted(Ports.freePort());
+        String pushUrl = baseUrl.replaceAll("/$", "") + "/q/push-token-2/reminders";
+        try {
+            api().body(Map.of("base_url", baseUrl, "token", "push-token-2")).post("/v1/admin/push-subscriptions")
+                    .then()
+                    .statusCode(200)
+                    .body("url[0]", equalTo(pushUrl));
+        } finally {
+            emulator().unsubscribePush(pushUrl);
+        }
     }
 
     @Test

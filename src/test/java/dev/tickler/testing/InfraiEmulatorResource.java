@@ -19,8 +19,13 @@ public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManag
     public static final String PUSH_TOKEN = "push-token-1";
     public static final String SIGNING_SECRET = "push-signing-secret";
 
+    /** The init argument that names another push token for the subscription (the benchmarks' production-like one). */
+    public static final String PUSH_TOKEN_ARG = "push-token";
+
     private static volatile InfraiEmulator emulator;
     private static volatile int managementPort;
+
+    private String pushToken = PUSH_TOKEN;
 
     public static InfraiEmulator emulator() {
         return emulator;
@@ -32,11 +37,16 @@ public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManag
     }
 
     @Override
+    public void init(Map<String, String> initArgs) {
+        pushToken = initArgs.getOrDefault(PUSH_TOKEN_ARG, PUSH_TOKEN);
+    }
+
+    @Override
     public Map<String, String> start() {
         emulator = InfraiEmulator.start(EmulatorOptions.defaults().withApiKey(API_KEY));
         int appPort = Ports.freePort();
         managementPort = Ports.freePort();
-        emulator.subscribePush(PUSHED_QUEUE, "http://127.0.0.1:" + appPort + "/q/" + PUSH_TOKEN + "/reminders", SIGNING_SECRET);
+        emulator.subscribePush(PUSHED_QUEUE, "http://127.0.0.1:" + appPort + "/q/" + pushToken + "/reminders", SIGNING_SECRET);
         return Map.of(
                 "tickler.infrai.base-url", emulator.baseUrl(),
                 "tickler.infrai.api-key", API_KEY,

@@ -1,6 +1,8 @@
 package dev.tickler.console.rest;
 
 import java.net.URI;
+import java.time.Duration;
+import java.util.Optional;
 
 import jakarta.ws.rs.CookieParam;
 import jakarta.ws.rs.GET;
@@ -15,16 +17,21 @@ import jakarta.ws.rs.core.UriInfo;
 import org.jboss.resteasy.reactive.RestForm;
 
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.http.HttpServerRequest;
 
 import dev.tickler.console.ConsoleSessions;
 import dev.tickler.console.ConsoleSessions.Session;
 import dev.tickler.security.ApiKeys;
 import dev.tickler.security.ApiKeys.ApiKey;
+import dev.tickler.security.ClientAddresses;
+import dev.tickler.security.WrongKeyLimit;
 
 /**
  * Sign-in with an operator key, which travels only in this form's POST body and is never kept: the session cookie
  * names the key (docs/contract.md#operator-console). The form carries a token derived from a nonce cookie, so another
- * site cannot sign a browser in with a key of its choosing.
+ * site cannot sign a browser in with a key of its choosing. A wrong key counts against its client's
+ * {@link WrongKeyLimit}, together with the wrong bearer keys it sent /v1; past the limit, sign-ins from it are answered
+ * 429 without their key being looked at.
  */
 @Path("/ops")
 public class SignInResource {
@@ -32,11 +39,16 @@ public class SignInResource {
     private final ConsoleSessions sessions;
     private final ConsoleRequest request;
     private final ApiKeys keys;
+    private final ClientAddresses clients;
+    private final WrongKeyLimit limit;
 
-    public SignInResource(ConsoleSessions sessions, ConsoleRequest request, ApiKeys keys) {
+    public SignInResource(ConsoleSessions sessions, ConsoleRequest request, ApiKeys keys, ClientAddresses clients,
+            WrongKeyLimit limit) {
         this.sessions = sessions;
         this.request = request;
         this.keys = keys;
+        this.clients = clients;
+        this.limit = limit;
     }
 
     @GET
@@ -52,13 +64,22 @@ public class SignInResource {
     @Path("/sign-in")
     public Uni<Response> signIn(@RestForm String key, @RestForm String csrf,
             @CookieParam(ConsoleSessions.SIGN_IN_COOKIE) String nonce, @Context UriInfo uri,
-            @Context HttpHeaders headers) {
+            @Context HttpHeaders headers, @Context HttpServerRequest connection) {
+        String client = clients.of(connection);
+        Optional<Duration> wait = limit.wait(client);
+        if (wait.isPresent()) {
+            long seconds = WrongKeyLimit.retryAfterSeconds(wait.get());
+            return Html.page(429, Templates.refused(signInPage(), "Too many wrong keys were sent from your address"
+                    + " within a minute. Try again in " + seconds + (seconds == 1 ? " second." : " seconds.")))
+                    .map(page -> Response.fromResponse(page).header(HttpHeaders.RETRY_AFTER, seconds).build());
+        }
         if (!sessions.signInFormTokenMatches(nonce, csrf)) {
             return Html.page(403, Templates.refused(signInPage(), "This sign-in form has expired or did not come from"
                     + " this console. Open the sign-in page again."));
         }
         ApiKey found = key == null ? null : keys.find(key.strip()).orElse(null);
         if (found == null) {
+            limit.wrongKey(client);
             return Html.page(401, Templates.signIn(signInPage(), csrf, "That key is not known."));
         }
         if (!sessions.isOperator(found.name())) {

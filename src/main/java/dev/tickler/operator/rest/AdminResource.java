@@ -1,6 +1,8 @@
 package dev.tickler.operator.rest;
 
+import java.net.InetAddress;
 import java.net.URI;
+import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,6 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.netty.util.NetUtil;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
@@ -116,16 +119,42 @@ public class AdminResource {
                 .map(all -> new QueuesView(all.getItem1(), all.getItem2(), all.getItem3()));
     }
 
+    /**
+     * An absolute https URL: the push token travels in the subscription's path, so the queue must not send it in clear
+     * text. Plain http only where it never leaves the machine, on loopback (the local run, tests).
+     */
     private static URI parseBaseUrl(String baseUrl) {
+        URI uri = null;
         try {
-            URI uri = URI.create(baseUrl);
-            if (uri.isAbsolute() && ("https".equals(uri.getScheme()) || "http".equals(uri.getScheme()))
-                    && uri.getHost() != null && uri.getQuery() == null && uri.getFragment() == null) {
-                return uri;
+            URI parsed = URI.create(baseUrl);
+            if (parsed.isAbsolute() && ("https".equals(parsed.getScheme()) || "http".equals(parsed.getScheme()))
+                    && parsed.getHost() != null && parsed.getQuery() == null && parsed.getFragment() == null) {
+                uri = parsed;
             }
         } catch (IllegalArgumentException notAUri) {
             // answered below
         }
-        throw ProblemException.invalid("base_url", "must be an absolute http(s) URL without query, e.g. https://tickler.example.com");
+        if (uri == null) {
+            throw ProblemException.invalid("base_url", "must be an absolute http(s) URL without query, e.g. https://tickler.example.com");
+        }
+        if ("http".equals(uri.getScheme()) && !isLoopback(uri.getHost())) {
+            throw ProblemException.invalid("base_url", "must be https: the push token travels in the subscription's"
+                    + " URL (http only on loopback: 127.0.0.0/8, ::1, localhost)");
+        }
+        return uri;
+    }
+
+    /** localhost, or an address literal on loopback; a name is never looked up (127.0.0.1.example.com is no literal). */
+    static boolean isLoopback(String host) {
+        if (host.equalsIgnoreCase("localhost")) {
+            return true;
+        }
+        String literal = host.startsWith("[") && host.endsWith("]") ? host.substring(1, host.length() - 1) : host;
+        byte[] address = NetUtil.createByteArrayFromIpAddressString(literal);
+        try {
+            return address != null && InetAddress.getByAddress(address).isLoopbackAddress();
+        } catch (UnknownHostException wrongLength) {
+            return false;
+        }
     }
 }
