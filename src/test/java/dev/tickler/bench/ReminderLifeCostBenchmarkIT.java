@@ -49,14 +49,14 @@ class ReminderLifeCostBenchmarkIT {
 
         @Override
         public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(MeasuredPostgres.class),
-                    new TestResourceEntry(InfraiEmulatorResource.class), new TestResourceEntry(FastNotifier.class));
+            return List.of(new TestResourceEntry(MeasuredPostgres.class), ProductionLikeProfile.queue(),
+                    new TestResourceEntry(FastNotifier.class));
         }
 
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("tickler.api.keys", ProductionLikeProfile.API_KEY,
-                    "tickler.push.tokens", InfraiEmulatorResource.PUSH_TOKEN,
+                    "tickler.push.tokens", ProductionLikeProfile.PUSH_TOKEN,
                     "tickler.push.signing-secret", InfraiEmulatorResource.SIGNING_SECRET,
                     "tickler.infrai.queues.push", InfraiEmulatorResource.PUSHED_QUEUE,
                     "tickler.sweep.enabled", "true",
