@@ -49,6 +49,7 @@ import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietHoursRepository;
 import dev.tickler.security.TenantCallbacks;
 import dev.tickler.timeline.EventType;
+import dev.tickler.timeline.TimelineEvent;
 import dev.tickler.timeline.TimelineSql.Event;
 
 /**
@@ -182,19 +183,22 @@ public class ReminderLedger {
 
     /**
      * Published reminders marked handed off with their message ids, a batch in one statement: per mark the row's id,
-     * version and hand-off number as the hand-off read them, the message id and the time. Unless something moved the row
-     * on meanwhile: a push that claimed it (delay 0), a cancel, a racing hand-off.
+     * version and hand-off number as the hand-off read them, the message id, the time, and the published event (when
+     * the message went to the queue, and its details), written by the same statement. Unless something moved the row
+     * on meanwhile: a push that claimed it (delay 0), a cancel, a racing hand-off; the caller writes that one's event.
      */
-    private static final String HAND_OFF = "UPDATE reminders SET state = " + HANDED_OFF.sql()
+    private static final String HAND_OFF = recording("UPDATE reminders SET state = " + HANDED_OFF.sql()
             + ", message_id = mark.new_message_id, updated_at = mark.marked_at"
-            + " FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::timestamptz[]) WITH ORDINALITY"
-            + " AS mark(mark_id, mark_version, mark_handoff, new_message_id, marked_at, " + UnnestedStatement.POSITION
+            + " FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::timestamptz[], $6::timestamptz[],"
+            + " $7::text[]) WITH ORDINALITY AS mark(mark_id, mark_version, mark_handoff, new_message_id, marked_at,"
+            + " published_at, published_detail, " + UnnestedStatement.POSITION
             + ") WHERE id = mark.mark_id AND version = mark.mark_version AND handoff = mark.mark_handoff"
-            + " AND state = " + PENDING.sql() + " RETURNING mark." + UnnestedStatement.POSITION + ", "
-            + ReminderRow.COLUMNS;
+            + " AND state = " + PENDING.sql() + " RETURNING mark." + UnnestedStatement.POSITION
+            + ", mark.published_at, mark.published_detail, " + ReminderRow.COLUMNS,
+            new Event("changed.published_at", EventType.PUBLISHED, "changed.published_detail"));
 
     private static final List<Class<?>> HAND_OFF_COLUMNS = List.of(Long.class, Integer.class, Integer.class,
-            String.class, OffsetDateTime.class);
+            String.class, OffsetDateTime.class, OffsetDateTime.class, String.class);
 
     /** The row as a hand-off read it: still pending at the version and hand-off number it was decided on. */
     private static final String AS_READ_BY_HAND_OFF = " WHERE id = :id AND version = :version AND handoff = :handoff"
@@ -722,8 +726,8 @@ public class ReminderLedger {
 
     // --- hand-off ---------------------------------------------------------------------------------------------------
 
-    /** One published reminder's mark, as the hand-off read the row. */
-    public record HandOffMark(long id, int version, int handoff, String messageId) {
+    /** One published reminder's mark, as the hand-off read the row, with the published event its write records. */
+    public record HandOffMark(long id, int version, int handoff, String messageId, TimelineEvent published) {
     }
 
     /**
@@ -753,7 +757,9 @@ public class ReminderLedger {
     }
 
     private static Tuple handOffWrite(HandOffMark mark, Instant now) {
-        return Tuple.of(mark.id(), mark.version(), mark.handoff(), mark.messageId(), utc(now));
+        return Tuple.of(mark.id(), mark.version(), mark.handoff(), mark.messageId(), utc(now))
+                .addOffsetDateTime(utc(mark.published().at()))
+                .addString(new JsonObject(mark.published().detail()).encode());
     }
 
     /** pending → handed_off under quiet hours: published for the window's end, due back at dueAt. */

@@ -26,6 +26,7 @@ import dev.tickler.config.TicklerConfig;
 import dev.tickler.delivery.DeliveryIntake;
 import dev.tickler.handoff.HandOff;
 import dev.tickler.ledger.ReminderLedger;
+import dev.tickler.observability.ReminderStatistics;
 import dev.tickler.publish.ReminderPublisher;
 import dev.tickler.publish.Via;
 import dev.tickler.schedule.ScheduleTopUp;
@@ -59,6 +60,7 @@ public class SweepService {
     private final DeliveryIntake delivery;
     private final ScheduleTopUp schedules;
     private final CallbackRepository callbacks;
+    private final ReminderStatistics statistics;
     private final Clock clock;
     private final Pause pause;
     private final TicklerConfig.Sweep config;
@@ -71,9 +73,10 @@ public class SweepService {
     private final Timer reconcileDuration;
 
     public SweepService(SweepRepository repository, ReminderLedger ledger, HandOff handOff, DeliveryIntake delivery,
-            ScheduleTopUp schedules, CallbackRepository callbacks, Clock clock, Pause pause, TicklerConfig config,
-            MeterRegistry registry) {
+            ScheduleTopUp schedules, CallbackRepository callbacks, ReminderStatistics statistics, Clock clock,
+            Pause pause, TicklerConfig config, MeterRegistry registry) {
         this.repository = repository;
+        this.statistics = statistics;
         this.ledger = ledger;
         this.handOff = handOff;
         this.delivery = delivery;
@@ -129,6 +132,8 @@ public class SweepService {
                         retentionDeleted))
                 .chain(() -> deleteExpired(callbackRetention, callbacks::deleteExpired, deadline, callbacksGone,
                         callbacksDeleted))
+                // the state counts' deltas are folded here too, so they never pile up where no instance has the gauges on
+                .chain(() -> statistics.countByState())
                 .map(ignored -> {
                     long millis = Duration.between(started, clock.instant()).toMillis();
                     SweepReport report = new SweepReport(handedOff.get(), failedPublish.get(), reconciled.get(),

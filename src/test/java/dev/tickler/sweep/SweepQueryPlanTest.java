@@ -75,7 +75,8 @@ class SweepQueryPlanTest {
                 now.atOffset(ZoneOffset.UTC));
 
         assertThat(overdue.nodeTypes()).doesNotContain("Seq Scan");
-        assertThat(overdue.indexes()).contains("reminders_handed_off_fire_at_idx", "reminders_delivering_lease_idx");
+        assertThat(overdue.indexes()).contains("reminders_handed_off_fire_at_idx", "reminders_delivering_lease_idx")
+                .doesNotContain("reminders_pkey");
         long buffers = overdue.plan().getJsonObject("Plan").getLong("Shared Hit Blocks", 0L)
                 + overdue.plan().getJsonObject("Plan").getLong("Shared Read Blocks", 0L);
         System.out.printf("reconcile query with nothing overdue: %d buffers, %.3f ms; plan %s%n", buffers,
