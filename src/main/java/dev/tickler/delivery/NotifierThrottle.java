@@ -9,7 +9,8 @@ import io.smallrye.mutiny.Uni;
 /**
  * How many notifier calls run at once and how fast they start: a call takes a concurrency slot, waits for its turn
  * in the pace, and only then goes out, so the time it waited is not taken for the provider's latency. Its answer
- * teaches both: a 2xx is a latency sample and an accepted send, a 429 cuts the pace.
+ * teaches both: a 2xx is a latency sample; a 429 is the provider refusing a send that counted against its quota, and
+ * cuts the pace.
  */
 final class NotifierThrottle {
 
@@ -26,17 +27,17 @@ final class NotifierThrottle {
     Uni<NotifierOutcome> send(Supplier<Uni<NotifierOutcome>> call) {
         return concurrency.acquire().chain(slot -> pace.turn().chain(() -> {
             long started = nanoTime.getAsLong();
+            pace.departed();
             return Uni.createFrom().<NotifierOutcome>deferred(call::get).invoke(outcome -> learn(slot, outcome, started));
         }).onTermination().invoke(slot::releaseUnmeasured));
     }
 
     private void learn(AdaptiveConcurrency.Slot slot, NotifierOutcome outcome, long started) {
         if (outcome instanceof NotifierOutcome.Delivered) {
-            pace.accepted();
             concurrency.pace(pace.perSecond());
             slot.release(nanoTime.getAsLong() - started);
         } else if (outcome instanceof NotifierOutcome.Retryable retryable && retryable.rateLimited()) {
-            pace.rateLimited();
+            pace.rateLimited(started, retryable.retryAfter());
         }
     }
 
