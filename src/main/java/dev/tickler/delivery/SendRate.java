@@ -15,9 +15,11 @@ import io.smallrye.mutiny.subscription.UniEmitter;
  * How fast sends leave this instance. tickler.notify.rate-limit, when set, is a ceiling never passed; below it the
  * pace is learned from the provider's 429s: a 429 cuts the pace to {@value #BACK_OFF} of what the provider took in the
  * last second, and while sends queue behind the pace it grows again by {@value #GROWTH_PER_SECOND} of itself a second,
- * but only by {@value #PROBING_GROWTH_PER_SECOND} from {@value #PLATEAU} of the rate the provider last refused to
+ * but only by {@value #PROBING_GROWTH_PER_SECOND} from {@value #PLATEAU} of the rate the provider refused at to
  * {@value #PLATEAU_END} of it: the provider said where its quota is, so the pace gets back near it quickly and then
- * feels for it slowly, and a quota that was raised is found again past that band. Until the first 429, and with no
+ * feels for it slowly, and a quota that was raised is found again past that band. That rate is the most the provider
+ * took at a cut in the last {@value #QUOTA_MEMORY_SECONDS} s: a 429 while it took less (sends bunched up by a stall
+ * here) lowers the pace but not where it is felt for slowly. Until the first 429, and with no
  * ceiling, sends are not paced at all. A 429 while fewer than {@value #LEARNING_FLOOR}
  * sends a second were taken teaches nothing: at that rate it is about one recipient, and that send's own retry
  * answers it.
@@ -43,6 +45,7 @@ final class SendRate {
     static final double PROBING_GROWTH_PER_SECOND = 0.01;
     static final double PLATEAU = 0.99;
     static final double PLATEAU_END = 1.05;
+    static final long QUOTA_MEMORY_SECONDS = 30;
     static final int LEARNING_FLOOR = 20;
     static final long BURST_TOLERANCE_NANOS = 50_000_000;
     static final long LONGEST_COOL_DOWN_SECONDS = 5;
@@ -67,8 +70,9 @@ final class SendRate {
     private boolean timerSet;
     private long lastCut;
     private long coolDown = SECOND;
-    /** What the provider took in the second before its last 429; infinite before the first. */
+    /** The most the provider took in the second before a 429 lately, and when; infinite before the first. */
     private double refusedAt = Double.POSITIVE_INFINITY;
+    private long refusedAtSince;
     private long lastGrowth;
     /** Sends the provider took, by the tenth of a second they left in: the current tenth and the ten before it. */
     private final long[] takenByTenth = new long[11];
@@ -121,7 +125,11 @@ final class SendRate {
         lastCut = now;
         lastGrowth = now;
         coolDown = coolDownFor(retryAfter);
-        refusedAt = taken;
+        if (taken >= refusedAt || refusedAt == Double.POSITIVE_INFINITY
+                || now - refusedAtSince > QUOTA_MEMORY_SECONDS * SECOND) {
+            refusedAt = taken;
+            refusedAtSince = now;
+        }
         perSecond = BACK_OFF * Math.min(perSecond, taken);
     }
 

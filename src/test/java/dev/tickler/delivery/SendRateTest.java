@@ -195,6 +195,24 @@ class SendRateTest {
     }
 
     @Test
+    void a429WhileTheProviderTookLessLowersThePaceButNotWhereTheQuotaIsFeltFor() {
+        SendRate rate = pace(Optional.empty());
+        departEvenly(rate, 1_000, 1);
+        refuse(rate);
+        ask(rate, 100_000);
+        advance(2 * SECOND, MS);
+
+        // a stall here bunched the sends up: the provider refused one while it took only 800 in the second
+        departEvenly(rate, 800, 1);
+        refuse(rate);
+        assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 800, within(10.0));
+
+        // 5 % a second all the way: 1 % a second starts only near the 1,000 the provider took when it refused
+        advance(4 * SECOND, MS);
+        assertThat(rate.perSecond()).isGreaterThan(SendRate.BACK_OFF * 800 * Math.exp(4 * 0.045));
+    }
+
+    @Test
     void thePaceDoesNotGrowWhileNothingWaitsForIt() {
         SendRate rate = pace(Optional.empty());
         departEvenly(rate, 500, 1);
