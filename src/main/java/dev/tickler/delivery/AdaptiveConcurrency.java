@@ -21,7 +21,8 @@ import io.smallrye.mutiny.subscription.UniEmitter;
  * <p>Latency is the weakest of the provider's signals: it also holds this instance's own delays. Each answer comes with
  * how late this instance ran its own timers while the call was out ({@link NotifierThrottle}), and twice that (the
  * call written late, its answer read late) is taken off before the round is judged. A round in which this instance ran
- * later than {@value #TRUSTED_LOCAL_DELAY} of the lowest latency cuts nothing: a push flood on shared cores or a
+ * later than {@value #TRUSTED_LOCAL_DELAY} of the lowest latency (and than an event loop's ordinary jitter) cuts
+ * nothing: a push flood on shared cores or a
  * collection pause slows every answer, and fewer calls would not make it faster, only the drain longer.
  *
  * <p>While a pace is in force ({@link SendRate}) the provider has said in 429s what it takes, which weighs more than
@@ -50,6 +51,8 @@ final class AdaptiveConcurrency {
     static final double CAUTIOUS_GROWTH = 0.125;
     /** This instance's own delay, as a share of the lowest latency, beyond which a round's latency cuts nothing. */
     static final double TRUSTED_LOCAL_DELAY = 0.1;
+    /** A timer this late is an event loop's ordinary jitter: it never stops a fast provider's queue from being seen. */
+    static final long ORDINARY_JITTER_NANOS = 2_000_000;
     /** An answer's own delay here: its call written late and its answer read late, each by about the timers' delay. */
     static final int LOCAL_DELAYS_PER_CALL = 2;
     static final double PACE_HEADROOM = 1.5;
@@ -182,7 +185,8 @@ final class AdaptiveConcurrency {
         justCut = false;
         if (ratio > 1 + TOLERANCE) {
             // the round after a cut answers calls sent before it, still queued behind the calls the cut took away
-            if (round.localDelayNanos <= TRUSTED_LOCAL_DELAY * lowestNanos && !afterACut) {
+            boolean trusted = round.localDelayNanos <= Math.max(TRUSTED_LOCAL_DELAY * lowestNanos, ORDINARY_JITTER_NANOS);
+            if (trusted && !afterACut) {
                 queuedOnce = true;
                 justCut = true;
                 limit = Math.max(1, limit * Math.max(LARGEST_CUT, (1 + GROWTH_BAND) / ratio));

@@ -128,6 +128,17 @@ class AdaptiveConcurrencyTest {
     }
 
     @Test
+    void aFastProvidersQueueIsSeenThroughTheEventLoopsOrdinaryJitter() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+        answer(concurrency, 300, 5 * MS, 0);
+
+        // timers a millisecond late, a fifth of this provider's latency, while its answers take three times as long
+        answer(concurrency, 1_000, 15 * MS, MS);
+
+        assertThat(concurrency.limit()).isLessThan(64);
+    }
+
+    @Test
     void aCollectionPauseCutsNothing() {
         AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
         answer(concurrency, 300, 100 * MS, 0);
