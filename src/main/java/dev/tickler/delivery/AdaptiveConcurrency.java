@@ -12,10 +12,11 @@ import io.smallrye.mutiny.subscription.UniEmitter;
  * Bounds the calls in flight toward the notifier (docs/contract.md#delivery-to-the-notifier) and finds the bound by
  * itself from the provider's latency, once per round (the answers of the calls that were in flight when the round
  * began, about one latency's worth). A round's latency is compared with the lowest seen lately (the provider
- * unloaded): within {@value #GROWTH_BAND} of it calls are not queueing at the provider and, while they press against
- * the limit, it grows (doubling until the first cut, then by {@value #CAUTIOUS_GROWTH} of itself); beyond
- * 1 + {@value #TOLERANCE} the provider is queueing them and the limit is cut in proportion, at most by half (and not
- * again in the next round, whose calls were sent before the cut). It never leaves [1, ceiling]. The lowest latency is forgotten now and then, so that a provider that got slower for good is
+ * unloaded): at most a share of {@value #GROWTH_BAND} above it, calls are not queueing at the provider and, while
+ * they press against the limit, it grows (doubling until the first cut, then by {@value #CAUTIOUS_GROWTH} of itself);
+ * more than a share of {@value #TOLERANCE} above it, the provider is queueing them and the limit is cut in
+ * proportion, at most by half (and not again in the next round, whose calls were sent before the cut). It never
+ * leaves [1, ceiling]. The lowest latency is forgotten now and then, so that a provider that got slower for good is
  * measured again instead of looking congested forever.
  *
  * <p>Latency is the weakest of the provider's signals: it also holds this instance's own delays. Each answer comes with
@@ -185,7 +186,8 @@ final class AdaptiveConcurrency {
         justCut = false;
         if (ratio > 1 + TOLERANCE) {
             // the round after a cut answers calls sent before it, still queued behind the calls the cut took away
-            boolean trusted = round.localDelayNanos <= Math.max(TRUSTED_LOCAL_DELAY * lowestNanos, ORDINARY_JITTER_NANOS);
+            long trustedDelay = Math.max((long) (TRUSTED_LOCAL_DELAY * lowestNanos), ORDINARY_JITTER_NANOS);
+            boolean trusted = round.localDelayNanos <= trustedDelay;
             if (trusted && !afterACut) {
                 queuedOnce = true;
                 justCut = true;

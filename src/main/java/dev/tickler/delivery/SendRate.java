@@ -193,7 +193,7 @@ final class SendRate {
         return secondFull ? Math.max(turn, sentLastSecond.peekFirst() + SECOND) : turn;
     }
 
-    /** While sends queue behind the pace, it grows, slowly near where the provider last refused; idle time earns nothing. */
+    /** While sends queue behind the pace, it grows, slowly near where the provider refused; idle time earns nothing. */
     private void grow() {
         long now = nanoTime.getAsLong();
         if (!waiting.isEmpty()) {

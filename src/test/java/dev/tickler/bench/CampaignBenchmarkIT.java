@@ -74,7 +74,8 @@ class CampaignBenchmarkIT {
     }
 
     /** -Dcampaign.quota: the provider's calls a second, or "none"; -Dcampaign.latency-millis: its time per call. */
-    private static final String QUOTA = System.getProperty("campaign.quota", Integer.toString(QuotaNotifier.QUOTA_PER_SECOND));
+    private static final String QUOTA = System.getProperty("campaign.quota",
+            Integer.toString(QuotaNotifier.QUOTA_PER_SECOND));
     private static final long LATENCY_MILLIS = Long.getLong("campaign.latency-millis", QuotaNotifier.LATENCY_MILLIS);
     /** tickler.notify.concurrency's default: without a quota, the calls in flight are what bounds the pace. */
     private static final int CONCURRENCY_CEILING = 256;
