@@ -18,11 +18,11 @@ import org.junit.platform.suite.api.Suite;
 public class OwnApplicationsSuite {
 
     static final String CLASSES = "dev\\.tickler\\.(console\\.ConsoleOperatorKeysTest"
-            + "|delivery\\.(DatabaseDownTest|NotifierUrlRequiredTest|PollModeTest|ShutdownTest|SignedPushTest"
-            + "|SlowProviderTest)"
+            + "|delivery\\.(DatabaseDownTest|FairTurnsTest|NotifierUrlRequiredTest|PollModeTest|ShutdownTest"
+            + "|SignedPushTest|SlowProviderTest)"
             + "|local\\.LocalRunTest"
             + "|observability\\.ServingStartTest"
-            + "|security\\.OperatorKeysTest"
+            + "|security\\.(OperatorKeysTest|TenantsTest)"
             + "|sweep\\.(ScheduledReconcileTest|ScheduledSweepTest)"
             + "|tracing\\.QueueHopTracingTest)";
 }

@@ -47,6 +47,15 @@ public interface TicklerConfig {
         /** How often the gauges read from Postgres and Infrai (reminders by state, oldest overdue, queue gap) refresh. */
         @WithDefault("15s")
         String refresh();
+
+        /**
+         * Whether this instance computes the whole-table gauges (reminders by state, oldest overdue, the queue gap):
+         * one instance of a deployment does (the sweeper), the serving instances turn it off and publish only their
+         * own meters, so the scans do not multiply with the fleet (docs/deploying.md, "Metrics").
+         */
+        @WithName("table-statistics")
+        @WithDefault("true")
+        boolean tableStatistics();
     }
 
     interface Api {
@@ -106,6 +115,14 @@ public interface TicklerConfig {
         @WithName("shutdown-grace")
         @WithDefault("PT10S")
         Duration shutdownGrace();
+
+        /**
+         * On shutdown, after the grace: how long handing the claims still held back to the queue may take. Grace plus
+         * release must end before the platform's kill (docs/deploying.md, "Shutdown budget").
+         */
+        @WithName("shutdown-release")
+        @WithDefault("PT10S")
+        Duration shutdownRelease();
 
         /** Poll mode: the pause after a consume that found nothing. */
         @WithName("poll-interval")

@@ -2,24 +2,52 @@ package dev.tickler.console;
 
 import java.util.Optional;
 
+import jakarta.enterprise.context.ApplicationScoped;
+
 import io.smallrye.mutiny.Uni;
 
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.problem.ProblemException;
 import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderPage;
-import dev.tickler.reminder.ReminderRow;
+import dev.tickler.reminder.ReminderService;
+import dev.tickler.security.Caller;
 import dev.tickler.timeline.EventPosition;
+import dev.tickler.timeline.Timeline;
 import dev.tickler.timeline.TimelinePage;
 
-/** What the console reads and changes about single reminders: the calls the /v1 API makes too. */
-public interface ReminderDesk {
+@ApplicationScoped
+public class ReminderDesk {
 
-    Uni<Optional<ReminderRow>> find(long id);
+    private final ReminderService reminders;
+    private final Timeline timeline;
 
-    Uni<ReminderPage> forUser(String userId, ListPosition after, int limit);
+    public ReminderDesk(ReminderService reminders, Timeline timeline) {
+        this.reminders = reminders;
+        this.timeline = timeline;
+    }
 
-    /** Empty when there is no such reminder. */
-    Uni<Optional<TimelinePage>> timeline(long id, EventPosition after, int limit);
+    /** The console reads as an operator: every tenant's reminders. */
+    private static final Caller READER = Caller.operator("console");
 
-    /** Fails with a conflict when the reminder is not failed (any more). */
-    Uni<ReminderRow> redrive(long id, String by);
+    public Uni<Optional<ReminderRow>> find(long id) {
+        return reminders.get(id, READER).map(Optional::of)
+                .onFailure(ReminderDesk::isNotFound).recoverWithItem(Optional.empty());
+    }
+
+    public Uni<ReminderPage> forUser(String userId, ListPosition after, int limit) {
+        return reminders.list(READER, userId, null, after, limit);
+    }
+
+    public Uni<Optional<TimelinePage>> timeline(long id, EventPosition after, int limit) {
+        return timeline.page(id, null, after, limit);
+    }
+
+    public Uni<ReminderRow> redrive(long id, String by) {
+        return reminders.redrive(id, Caller.operator(by));
+    }
+
+    private static boolean isNotFound(Throwable failure) {
+        return failure instanceof ProblemException problem && problem.problem().status() == 404;
+    }
 }

@@ -3,6 +3,7 @@ package dev.tickler.db;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 
 import io.vertx.mutiny.sqlclient.Row;
 
@@ -12,8 +13,12 @@ public final class SqlTimestamps {
     private SqlTimestamps() {
     }
 
+    /**
+     * The instant as a timestamptz parameter, cut to the microsecond Postgres keeps: a finer one would be rounded by
+     * the server, so an answer made from it and a later read of the row would disagree by a microsecond.
+     */
     public static OffsetDateTime utc(Instant instant) {
-        return instant.atOffset(ZoneOffset.UTC);
+        return instant.truncatedTo(ChronoUnit.MICROS).atOffset(ZoneOffset.UTC);
     }
 
     /** The column's instant, or null when the column is NULL. */

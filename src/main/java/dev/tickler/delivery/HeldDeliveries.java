@@ -22,6 +22,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
 import dev.tickler.config.TicklerConfig;
+import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.time.Pause;
 
 /**
@@ -41,7 +42,9 @@ public class HeldDeliveries {
     private static final Duration RENEW_RETRY = Duration.ofMillis(500);
 
     private final Map<Long, ClaimedReminder> held = new ConcurrentHashMap<>();
-    private final ClaimRepository claims;
+    /** How many of the held claims each tenant has; a tenant holding none has no entry. */
+    private final Map<String, Integer> heldByTenant = new ConcurrentHashMap<>();
+    private final ReminderLedger ledger;
     private final Clock clock;
     private final Pause pause;
     private final Vertx vertx;
@@ -53,9 +56,9 @@ public class HeldDeliveries {
     private final AtomicBoolean renewing = new AtomicBoolean();
     private volatile Long timer;
 
-    public HeldDeliveries(ClaimRepository claims, Clock clock, Pause pause, Vertx vertx, MeterRegistry registry,
+    public HeldDeliveries(ReminderLedger ledger, Clock clock, Pause pause, Vertx vertx, MeterRegistry registry,
             TicklerConfig config) {
-        this.claims = claims;
+        this.ledger = ledger;
         this.clock = clock;
         this.pause = pause;
         this.vertx = vertx;
@@ -77,18 +80,31 @@ public class HeldDeliveries {
     }
 
     void add(ClaimedReminder claim) {
-        held.put(claim.id(), claim);
+        if (held.put(claim.id(), claim) == null) {
+            heldByTenant.merge(claim.tenant(), 1, Integer::sum);
+        }
         if (timer == null) {
             startRenewing();
         }
     }
 
     void remove(ClaimedReminder claim) {
-        held.remove(claim.id(), claim);
+        if (held.remove(claim.id(), claim)) {
+            heldByTenant.computeIfPresent(claim.tenant(), (tenant, count) -> count == 1 ? null : count - 1);
+        }
     }
 
     int size() {
         return held.size();
+    }
+
+    int heldBy(String tenant) {
+        return heldByTenant.getOrDefault(tenant, 0);
+    }
+
+    /** Tenants with at least one held claim. */
+    int tenantsHolding() {
+        return heldByTenant.size();
     }
 
     Map<Long, ClaimedReminder> view() {
@@ -153,7 +169,7 @@ public class HeldDeliveries {
             return Uni.createFrom().item(Set.of());
         }
         Instant until = now.plus(lease);
-        return claims.renewLeases(aging, until).invoke(stillHeld -> {
+        return ledger.renewLeases(aging, until).invoke(stillHeld -> {
             for (ClaimedReminder claim : aging) {
                 if (stillHeld.contains(claim.id())) {
                     claim.lease().renewedUntil(until);

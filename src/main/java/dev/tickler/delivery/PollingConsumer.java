@@ -17,11 +17,11 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.config.TicklerConfig;
-import dev.tickler.delivery.DeliveryService.Acceptance;
-import dev.tickler.publish.ReminderMessage;
+import dev.tickler.delivery.DeliveryIntake.Acceptance;
 import dev.tickler.infrai.InfraiClient;
 import dev.tickler.infrai.InfraiException;
 import dev.tickler.infrai.InfraiModels.ConsumedMessage;
+import dev.tickler.publish.ReminderMessage;
 import dev.tickler.time.Pause;
 
 /**
@@ -35,14 +35,14 @@ public class PollingConsumer {
     private static final int MAX_MESSAGES = 10;
 
     private final InfraiClient infrai;
-    private final DeliveryService delivery;
+    private final DeliveryIntake delivery;
     private final PushMessages messages;
     private final Pause pause;
     private final TicklerConfig.Delivery config;
     private final Counter ackNotInFlight;
     private volatile boolean running;
 
-    public PollingConsumer(InfraiClient infrai, DeliveryService delivery, ObjectMapper mapper, Pause pause,
+    public PollingConsumer(InfraiClient infrai, DeliveryIntake delivery, ObjectMapper mapper, Pause pause,
             TicklerConfig config, MeterRegistry registry) {
         this.infrai = infrai;
         this.delivery = delivery;

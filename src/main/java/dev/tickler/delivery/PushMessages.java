@@ -14,8 +14,8 @@ import dev.tickler.publish.ReminderMessage;
  * Reads a queue message in either shape the push receiver takes (docs/contract.md#push-receiver): the published body,
  * or an envelope holding it (with the queue's {@code delivery_count} beside it, which the received event records).
  * Strictly: a body with anything after its JSON value, or a key given twice, is not a message Tickler published. The
- * ids are required; the W3C trace context beside them is taken when it is text and ignored otherwise, and so is a
- * delivery count that is not a whole number.
+ * ids are required; the tenant and the W3C trace context beside them are taken when they are text and ignored
+ * otherwise, and so is a delivery count that is not a whole number.
  */
 final class PushMessages {
 
@@ -58,14 +58,15 @@ final class PushMessages {
         if (version == null || !version.isIntegralNumber() || !version.canConvertToInt()) {
             throw new Unreadable("no integer version in the message");
         }
-        return new Incoming(new ReminderMessage(id.longValue(), version.intValue(), textOrNull(message, "traceparent"),
-                textOrNull(message, "tracestate")), count != null && count.isIntegralNumber() && count.canConvertToInt()
-                        ? count.intValue() : null);
+        Integer deliveryCount = count != null && count.isIntegralNumber() && count.canConvertToInt()
+                ? count.intValue() : null;
+        return new Incoming(new ReminderMessage(id.longValue(), version.intValue(), textOrNull(message, "tenant"),
+                textOrNull(message, "traceparent"), textOrNull(message, "tracestate")), deliveryCount);
     }
 
     /**
-     * The trace context is optional and never a reason to refuse a message: absent, not text, or malformed (which the
-     * tracing reads as absent), the reminder is delivered all the same.
+     * The tenant and the trace context are optional and never a reason to refuse a message: absent, not text, or
+     * malformed (which the tracing reads as absent), the reminder is delivered all the same.
      */
     private static String textOrNull(JsonNode message, String field) {
         JsonNode value = message.get(field);

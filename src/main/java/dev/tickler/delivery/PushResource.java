@@ -20,20 +20,21 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.opentelemetry.api.trace.Span;
 import io.smallrye.mutiny.Uni;
 
-import dev.tickler.api.PushTokens;
 import dev.tickler.config.TicklerConfig;
-import dev.tickler.delivery.DeliveryService.Acceptance;
-import dev.tickler.publish.ReminderMessage;
+import dev.tickler.delivery.DeliveryIntake.Acceptance;
+import dev.tickler.http.PushPath;
 import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemMappers;
 import dev.tickler.problem.ProblemType;
+import dev.tickler.publish.ReminderMessage;
+import dev.tickler.security.PushTokens;
 import dev.tickler.tracing.ReminderTracing;
 
 /**
  * The push subscription's endpoint (docs/contract.md#push-receiver): one atomic claim, then 200 before any notifier
  * call. The path token is a secret; it is never logged, and a wrong one gets a bare 404.
  */
-@Path("/q/{token}/reminders")
+@Path(PushPath.TEMPLATE)
 public class PushResource {
 
     private static final Logger LOG = Logger.getLogger(PushResource.class);
@@ -41,12 +42,12 @@ public class PushResource {
     private final PushTokens tokens;
     private final PushSignature signature;
     private final String signatureHeader;
-    private final DeliveryService delivery;
+    private final DeliveryIntake delivery;
     private final PushMessages messages;
     private final ProblemMappers problems;
     private final ReminderTracing tracing;
 
-    public PushResource(TicklerConfig config, PushTokens tokens, DeliveryService delivery, ObjectMapper mapper,
+    public PushResource(TicklerConfig config, PushTokens tokens, DeliveryIntake delivery, ObjectMapper mapper,
             ProblemMappers problems, ReminderTracing tracing) {
         this.tokens = tokens;
         this.signature = config.push().signingSecret().filter(secret -> !secret.isEmpty())

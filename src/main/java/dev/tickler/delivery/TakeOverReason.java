@@ -1,6 +1,6 @@
 package dev.tickler.delivery;
 
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.db.WireNamed;
 
 /** Why the reconciler takes a reminder over; the timeline's reconciled event names it. */
 public enum TakeOverReason implements WireNamed {

@@ -1,6 +1,6 @@
 package dev.tickler.delivery;
 
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.db.WireNamed;
 
 /** How a queue message reached this instance; the timeline's received event names it. */
 public enum Transport implements WireNamed {

@@ -11,8 +11,8 @@ import io.vertx.ext.web.RoutingContext;
 
 /**
  * Whether anyone has asked this instance for anything yet: a call on the public port, or a metrics scrape (health
- * probes do not count). Work that refreshes by itself waits for that, so a cold start makes no call of its own
- * before it serves its first request.
+ * probes do not count, on either port). Work that refreshes by itself waits for that, so a cold start makes no call of
+ * its own before it serves its first request.
  */
 @Singleton
 public class FirstRequest {
@@ -32,7 +32,7 @@ public class FirstRequest {
     }
 
     private void see(RoutingContext context) {
-        if (!seen) {
+        if (!seen && !PublicLiveness.PATH.equals(context.normalizedPath())) {
             seen = true;
         }
         context.next();

@@ -2,10 +2,10 @@ package dev.tickler.observability;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
-import static dev.tickler.reminder.ReminderState.DELIVERING;
-import static dev.tickler.reminder.ReminderState.HANDED_OFF;
-import static dev.tickler.reminder.ReminderState.PENDING;
-import static dev.tickler.reminder.ReminderState.sqlList;
+import static dev.tickler.ledger.ReminderState.DELIVERING;
+import static dev.tickler.ledger.ReminderState.HANDED_OFF;
+import static dev.tickler.ledger.ReminderState.PENDING;
+import static dev.tickler.ledger.ReminderState.sqlList;
 
 import java.time.Instant;
 import java.util.EnumMap;
@@ -19,9 +19,9 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
-import dev.tickler.quiethours.Deferrals;
-import dev.tickler.reminder.ReminderState;
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.ledger.Deferrals;
+import dev.tickler.ledger.ReminderState;
+import dev.tickler.db.WireNamed;
 
 /** Aggregate questions about the reminders table, for the gauges and the admin view. */
 @ApplicationScoped

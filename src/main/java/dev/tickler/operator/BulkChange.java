@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.Set;
 
 import dev.tickler.problem.FieldError;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * The two bulk operations of the operator API (docs/contract.md#operator-api) and what each applies to, with the same

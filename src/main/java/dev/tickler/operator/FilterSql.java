@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 
 import io.vertx.mutiny.sqlclient.Tuple;
 
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * A {@link ReminderFilter} as SQL conditions on {@code reminders} with numbered parameters, so search, count and the
@@ -32,6 +32,9 @@ final class FilterSql {
                     : "state IN (" + states.stream().map(FilterSql::literal).collect(Collectors.joining(", ")) + ")");
         } else if (filter.state() != null) {
             sql.where("state = " + literal(filter.state()));
+        }
+        if (filter.tenant() != null) {
+            sql.where("tenant = " + sql.parameter(filter.tenant()));
         }
         if (filter.channel() != null) {
             sql.where("channel = " + sql.parameter(filter.channel().wireName()));

@@ -5,7 +5,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 import dev.tickler.problem.FieldError;
-import dev.tickler.reminder.ReminderTiming;
+import dev.tickler.time.ReminderTiming;
 
 /**
  * The fire_from (inclusive) and fire_to (exclusive) bounds of an operator filter as sent, read under the rules of

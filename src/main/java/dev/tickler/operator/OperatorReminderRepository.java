@@ -1,11 +1,8 @@
 package dev.tickler.operator;
 
+import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
-import static dev.tickler.reminder.ReminderState.CANCELLED;
-import static dev.tickler.reminder.ReminderState.PENDING;
-import static dev.tickler.timeline.TimelineSql.recording;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -21,18 +18,15 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.reminder.ListPosition;
-import dev.tickler.reminder.ReminderRow;
-import dev.tickler.reminder.ReminderState;
-import dev.tickler.timeline.EventType;
-import dev.tickler.timeline.TimelineSql.Event;
 
 /**
- * The operator API's SQL (docs/contract.md#operator-api): search across all users, and the bulk state changes, each
- * batch one statement that picks its rows with FOR UPDATE SKIP LOCKED inside the caller's transaction. Filters of any
- * shape and those locks are why this uses the SQL client beside Panache. A batch picks its ids once, as an array, and
- * changes them through the primary key: {@code id = ANY(ARRAY(…))}, unlike {@code id IN (…)}, never becomes a hash join
- * over the whole table.
+ * The operator API's reads (docs/contract.md#operator-api): search across all users, counts, and the batches a bulk
+ * change picks with FOR UPDATE SKIP LOCKED inside the caller's transaction, which the ledger then changes by their
+ * ids, through the primary key, as it changes one. Filters of any shape and those locks are why this uses the SQL
+ * client beside Panache.
  */
 @ApplicationScoped
 public class OperatorReminderRepository {
@@ -65,29 +59,31 @@ public class OperatorReminderRepository {
     }
 
     /**
-     * Cancels the next batch of matching reminders in id order after {@code afterId}, as DELETE does: a new version,
-     * so any message still on the queue is stale. Rows another transaction holds are skipped. Answers the ids.
+     * Locks the next batch of matching reminders in one of the given states, in id order after {@code afterId}, for a
+     * bulk cancel; rows another transaction holds are skipped. Answers their ids.
      */
-    public Uni<List<Long>> cancelBatch(SqlConnection connection, ReminderFilter filter, Set<ReminderState> states,
-            long afterId, int batchSize, Instant now, String by) {
-        Statement cancel = cancelStatement(filter, states, afterId, batchSize, now, by);
-        return connection.preparedQuery(cancel.sql()).execute(cancel.parameters()).map(rows -> {
+    public Uni<List<Long>> pickToCancel(SqlConnection connection, ReminderFilter filter, Set<ReminderState> states,
+            long afterId, int batchSize) {
+        Statement pick = pickToCancelStatement(filter, states, afterId, batchSize);
+        return connection.preparedQuery(pick.sql()).execute(pick.parameters()).map(rows -> {
             List<Long> ids = new ArrayList<>(rows.size());
-            rows.forEach(row -> ids.add(row.getLong(0)));
+            rows.forEach(row -> ids.add(row.getLong("id")));
             return ids;
         });
     }
 
     /**
-     * Redrives the next batch of matching failed reminders in (fire_at, id) order after the given position (null:
-     * from the start), as the single redrive does: same version, next hand-off number, attempts reset, pending until
-     * it is published. Rows another transaction holds are skipped. Answers the rows as they now are.
+     * Locks the next batch of matching failed reminders in (fire_at, id) order after the given position (null: from
+     * the start), for a bulk redrive; rows another transaction holds are skipped. Answers their positions.
      */
-    public Uni<List<ReminderRow>> redriveBatch(SqlConnection connection, ReminderFilter filter, ListPosition after,
-            int batchSize, Instant now, String by) {
-        Statement redrive = redriveStatement(filter, after, batchSize, now, by);
-        return connection.preparedQuery(redrive.sql()).execute(redrive.parameters())
-                .map(OperatorReminderRepository::rows);
+    public Uni<List<ListPosition>> pickToRedrive(SqlConnection connection, ReminderFilter filter, ListPosition after,
+            int batchSize) {
+        Statement pick = pickToRedriveStatement(filter, after, batchSize);
+        return connection.preparedQuery(pick.sql()).execute(pick.parameters()).map(rows -> {
+            List<ListPosition> positions = new ArrayList<>(rows.size());
+            rows.forEach(row -> positions.add(new ListPosition(instant(row, "fire_at"), row.getLong("id"))));
+            return positions;
+        });
     }
 
     static Statement searchStatement(ReminderFilter filter, ListPosition after, int maxRows) {
@@ -100,34 +96,21 @@ public class OperatorReminderRepository {
                 + " ORDER BY fire_at, id LIMIT " + sql.parameter(maxRows), sql.parameters());
     }
 
-    /** The cancel, with each reminder's cancelled event naming the key (docs/contract.md#timeline). */
-    static Statement cancelStatement(ReminderFilter filter, Set<ReminderState> states, long afterId, int batchSize,
-            Instant now, String by) {
+    static Statement pickToCancelStatement(ReminderFilter filter, Set<ReminderState> states, long afterId,
+            int batchSize) {
         FilterSql sql = FilterSql.of(filter, states);
         sql.where("id > " + sql.parameter(afterId));
-        String picked = "SELECT id FROM reminders" + sql.whereClause() + " ORDER BY id LIMIT "
-                + sql.parameter(batchSize) + " FOR UPDATE SKIP LOCKED";
-        String at = sql.parameter(utc(now));
-        return new Statement(recording("UPDATE reminders SET state = " + CANCELLED.sql() + ", version = version + 1,"
-                + " lease_until = NULL, updated_at = " + at + " WHERE id = ANY(ARRAY(" + picked + ")) RETURNING id",
-                Event.of(at, EventType.CANCELLED, "'by'", sql.parameter(by) + "::text")), sql.parameters());
+        return new Statement("SELECT id FROM reminders" + sql.whereClause() + " ORDER BY id LIMIT "
+                + sql.parameter(batchSize) + " FOR UPDATE SKIP LOCKED", sql.parameters());
     }
 
-    /** The redrive, with each reminder's redriven event naming the key (docs/contract.md#timeline). */
-    static Statement redriveStatement(ReminderFilter filter, ListPosition after, int batchSize, Instant now,
-            String by) {
+    static Statement pickToRedriveStatement(ReminderFilter filter, ListPosition after, int batchSize) {
         FilterSql sql = FilterSql.of(filter, EnumSet.of(ReminderState.FAILED));
         if (after != null) {
             afterPosition(sql, after);
         }
-        String picked = "SELECT id FROM reminders" + sql.whereClause() + " ORDER BY fire_at, id LIMIT "
-                + sql.parameter(batchSize) + " FOR UPDATE SKIP LOCKED";
-        String at = sql.parameter(utc(now));
-        return new Statement(recording("UPDATE reminders SET state = " + PENDING.sql()
-                + ", handoff = handoff + 1, attempts = 0, takeovers = 0, last_error = NULL, message_id = NULL,"
-                + " deferred_until = " + at + ", updated_at = " + at
-                + " WHERE id = ANY(ARRAY(" + picked + ")) RETURNING " + ReminderRow.COLUMNS,
-                Event.of(at, EventType.REDRIVEN, "'by'", sql.parameter(by) + "::text")), sql.parameters());
+        return new Statement("SELECT id, fire_at FROM reminders" + sql.whereClause() + " ORDER BY fire_at, id LIMIT "
+                + sql.parameter(batchSize) + " FOR UPDATE SKIP LOCKED", sql.parameters());
     }
 
     /** Keyset condition; the plain lower bound on fire_at lets an index on fire_at alone narrow the scan too. */

@@ -11,14 +11,15 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.smallrye.mutiny.Uni;
 
+import dev.tickler.handoff.HandOff;
+import dev.tickler.ledger.ReminderLedger;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.problem.FieldError;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.publish.Via;
 import dev.tickler.reminder.ListPosition;
-import dev.tickler.reminder.ReminderHandOff;
 import dev.tickler.reminder.ReminderPage;
-import dev.tickler.reminder.ReminderRow;
-import dev.tickler.reminder.ReminderState;
 
 /**
  * The operator's reminder calls (docs/contract.md#operator-api): search across all users, and bulk redrive and cancel
@@ -34,11 +35,14 @@ public class OperatorReminderService {
     static final int BATCH_SIZE = 500;
 
     private final OperatorReminderRepository repository;
-    private final ReminderHandOff handOff;
+    private final ReminderLedger ledger;
+    private final HandOff handOff;
     private final Clock clock;
 
-    public OperatorReminderService(OperatorReminderRepository repository, ReminderHandOff handOff, Clock clock) {
+    public OperatorReminderService(OperatorReminderRepository repository, ReminderLedger ledger, HandOff handOff,
+            Clock clock) {
         this.repository = repository;
+        this.ledger = ledger;
         this.handOff = handOff;
         this.clock = clock;
     }
@@ -72,27 +76,32 @@ public class OperatorReminderService {
 
     /** Batch after batch until one comes back short: nothing matching is left after the last position. */
     private Uni<Long> redriveFrom(ReminderFilter filter, ListPosition after, long changedSoFar, String by) {
-        return repository.inTransaction(connection -> repository.redriveBatch(connection, filter, after, BATCH_SIZE,
-                        now(), by))
-                .call(redriven -> handOff.handOffAllDue(redriven, Via.REDRIVE))
-                .chain(redriven -> redriven.size() < BATCH_SIZE
-                        ? Uni.createFrom().item(changedSoFar + redriven.size())
-                        : redriveFrom(filter, lastPosition(redriven), changedSoFar + redriven.size(), by));
+        return repository.inTransaction(connection -> repository.pickToRedrive(connection, filter, after, BATCH_SIZE)
+                        .chain(picked -> ledger.redrive(connection, picked.stream().map(ListPosition::id).toList(), null, by,
+                                now()).map(redriven -> new Batch<>(picked, redriven))))
+                .call(batch -> handOff.handOffIfDue(batch.changed(), Via.REDRIVE))
+                .chain(batch -> batch.picked().size() < BATCH_SIZE
+                        ? Uni.createFrom().item(changedSoFar + batch.changed().size())
+                        : redriveFrom(filter, lastPosition(batch.picked()), changedSoFar + batch.changed().size(), by));
     }
 
     private Uni<Long> cancelFrom(ReminderFilter filter, Set<ReminderState> states, long afterId, long changedSoFar,
             String by) {
-        return repository.inTransaction(connection -> repository.cancelBatch(connection, filter, states, afterId,
-                        BATCH_SIZE, now(), by))
-                .chain(cancelled -> cancelled.size() < BATCH_SIZE
-                        ? Uni.createFrom().item(changedSoFar + cancelled.size())
-                        : cancelFrom(filter, states, cancelled.stream().mapToLong(Long::longValue).max().orElseThrow(),
-                                changedSoFar + cancelled.size(), by));
+        return repository.inTransaction(connection -> repository.pickToCancel(connection, filter, states, afterId,
+                        BATCH_SIZE).chain(picked -> ledger.cancel(connection, picked, null, states, by, now())
+                                .map(cancelled -> new Batch<>(picked, cancelled))))
+                .chain(batch -> batch.picked().size() < BATCH_SIZE
+                        ? Uni.createFrom().item(changedSoFar + batch.changed().size())
+                        : cancelFrom(filter, states, batch.picked().stream().mapToLong(Long::longValue).max()
+                                .orElseThrow(), changedSoFar + batch.changed().size(), by));
     }
 
-    private static ListPosition lastPosition(List<ReminderRow> rows) {
-        return rows.stream().map(ListPosition::of)
-                .max(Comparator.comparing(ListPosition::fireAt).thenComparingLong(ListPosition::id))
+    /** One batch of a bulk change: what it picked and locked, and the reminders the ledger changed. */
+    private record Batch<P>(List<P> picked, List<ReminderRow> changed) {
+    }
+
+    private static ListPosition lastPosition(List<ListPosition> picked) {
+        return picked.stream().max(Comparator.comparing(ListPosition::fireAt).thenComparingLong(ListPosition::id))
                 .orElseThrow();
     }
 

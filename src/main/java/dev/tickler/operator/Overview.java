@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * The operator overview (docs/contract.md#operator-api) as of one instant.
@@ -16,9 +16,21 @@ import dev.tickler.reminder.ReminderState;
  * @param dispatchLag fire_at → sent_at of the sends of the last hour; null when there were none
  * @param lateness fire_at → sent_at of the sends of the last 24 hours, in buckets
  * @param forecast reminders on their way due in each UTC hour, the current hour first
+ * @param byTenant each tenant's share, in tenant order: every tenant with reminders or a configured key
  */
 public record Overview(Map<ReminderState, Long> counts, Duration oldestOverdue, DispatchLag dispatchLag,
-        List<LatenessBucket> lateness, List<HourlyDue> forecast) {
+        List<LatenessBucket> lateness, List<HourlyDue> forecast, Map<String, TenantFigures> byTenant) {
+
+    /**
+     * One tenant's reminders by state (every state, 0 for those it has none in) and the p99 lateness (fire_at → sent_at)
+     * of its sends of the last 24 hours, null when it had none.
+     */
+    public record TenantFigures(Map<ReminderState, Long> counts, Duration latenessP99) {
+
+        public long deadLetters() {
+            return counts.get(ReminderState.FAILED);
+        }
+    }
 
     /** Percentiles as some send actually had them (percentile_disc), not interpolated between sends. */
     public record DispatchLag(Duration p50, Duration p95, Duration p99) {

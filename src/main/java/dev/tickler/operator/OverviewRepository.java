@@ -2,23 +2,31 @@ package dev.tickler.operator;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
-import static dev.tickler.reminder.ReminderState.SENT;
+import static dev.tickler.ledger.ReminderState.SENT;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 
-import dev.tickler.quiethours.Deferrals;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.db.WireNamed;
+import dev.tickler.ledger.Deferrals;
+import dev.tickler.ledger.ReminderState;
 
 /**
  * The time-bound figures of the operator overview (docs/contract.md#operator-api) in one statement, each read from a
@@ -62,6 +70,14 @@ public class OverviewRepository {
             + " AS forecast"
             + " FROM sends_summary";
 
+    /** $1 a day ago, $2 now: each tenant's sends of the last day, as FIGURES reads them. */
+    static final String TENANT_LATENESS = "SELECT tenant, (extract(epoch FROM percentile_disc(0.99) WITHIN GROUP"
+            + " (ORDER BY sent_at - fire_at)) * 1000000)::bigint AS p99_micros FROM reminders"
+            + " WHERE state = " + SENT.sql() + " AND updated_at > $1 AND sent_at > $1 AND sent_at <= $2 GROUP BY tenant";
+
+    static final String TENANT_COUNTS = "SELECT tenant, state, count(*) AS reminders FROM reminders"
+            + " GROUP BY tenant, state";
+
     /** The overview's figures as of {@code now}. */
     public record Figures(Instant oldestOverdueFireAt, Duration lagP50, Duration lagP95, Duration lagP99,
             List<Long> latenessCounts, Instant firstHour, List<Long> dueByHour) {
@@ -80,6 +96,39 @@ public class OverviewRepository {
                     micros(row, "p99_micros"), List.of(row.getArrayOfLongs("lateness")), firstHour(now),
                     List.of(row.getArrayOfLongs("forecast")));
         });
+    }
+
+    /** Each tenant's figures, for these tenants and every other that has reminders, in tenant order. */
+    public Uni<Map<String, Overview.TenantFigures>> byTenant(Instant now, Collection<String> tenants) {
+        Uni<RowSet<Row>> counts = pool.query(TENANT_COUNTS).execute();
+        Uni<RowSet<Row>> lateness = pool.preparedQuery(TENANT_LATENESS)
+                .execute(Tuple.of(utc(now.minus(LATENESS_WINDOW)), utc(now)));
+        return Uni.combine().all().unis(counts, lateness).asTuple().map(both -> {
+            Map<String, Map<ReminderState, Long>> countsByTenant = new TreeMap<>();
+            tenants.forEach(tenant -> countsByTenant.put(tenant, noneInAnyState()));
+            for (Row row : both.getItem1()) {
+                Map<ReminderState, Long> tenantCounts = countsByTenant.computeIfAbsent(row.getString("tenant"),
+                        tenant -> noneInAnyState());
+                WireNamed.find(ReminderState.class, row.getString("state"))
+                        .ifPresent(state -> tenantCounts.put(state, row.getLong("reminders")));
+            }
+            Map<String, Duration> p99ByTenant = new HashMap<>();
+            for (Row row : both.getItem2()) {
+                p99ByTenant.put(row.getString("tenant"), micros(row, "p99_micros"));
+            }
+            Map<String, Overview.TenantFigures> figures = new LinkedHashMap<>();
+            countsByTenant.forEach((tenant, tenantCounts) -> figures.put(tenant,
+                    new Overview.TenantFigures(tenantCounts, p99ByTenant.get(tenant))));
+            return figures;
+        });
+    }
+
+    private static Map<ReminderState, Long> noneInAnyState() {
+        Map<ReminderState, Long> counts = new EnumMap<>(ReminderState.class);
+        for (ReminderState state : ReminderState.values()) {
+            counts.put(state, 0L);
+        }
+        return counts;
     }
 
     static Tuple parameters(Instant now) {

@@ -4,8 +4,14 @@ import java.util.List;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 
-/** An RFC 9457 problem document. */
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
+/**
+ * An RFC 9457 problem document. Written by the problem mapper through Jackson, which no REST signature names, so a
+ * native image keeps it only when told.
+ */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@RegisterForReflection
 public record Problem(String type, String title, int status, String detail, List<FieldError> errors) {
 
     public static final String MEDIA_TYPE = "application/problem+json";

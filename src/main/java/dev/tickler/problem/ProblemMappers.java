@@ -16,6 +16,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.Response;
 
 import org.jboss.logging.Logger;
+import io.vertx.core.http.HttpServerResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -28,7 +29,10 @@ import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
 
-/** The one place that turns exceptions into RFC 9457 problem+json; no stack trace or class name leaves it. */
+/**
+ * The one place that turns failures into RFC 9457 problem+json, for the REST layer (its exception mappers) and for the
+ * HTTP edge below it ({@link #write}); no stack trace or class name leaves it.
+ */
 public class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
@@ -59,7 +63,44 @@ public class ProblemMappers {
         return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(json(problem)).build();
     }
 
-    /** The problem document as it goes on the wire, for answers written below the REST layer. */
+    /** Writes the problem as the answer of a request the REST layer never saw (the HTTP edge's refusals). */
+    public void write(HttpServerResponse response, Problem problem) {
+        response.setStatusCode(problem.status()).putHeader(HttpHeaders.CONTENT_TYPE, Problem.MEDIA_TYPE);
+        if (problem.status() == 503) {
+            response.putHeader(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS);
+        }
+        response.end(json(problem));
+    }
+
+    /** A request the HTTP layer refused on its own (too long a URI or header, …), named by its status. */
+    public static Problem refusedByHttp(int status) {
+        return new Problem("urn:tickler:problem:http-" + status, "Request refused", status,
+                "the HTTP layer refused the request", null);
+    }
+
+    /** The problem for an HTTP status the REST layer answered on its own; null when the API has no type for it. */
+    public static Problem forStatus(int status) {
+        ProblemType type = switch (status) {
+            case 400 -> ProblemType.MALFORMED_JSON;
+            case 401 -> ProblemType.UNAUTHORIZED;
+            case 404 -> ProblemType.NOT_FOUND;
+            case 405 -> ProblemType.METHOD_NOT_ALLOWED;
+            case 406 -> ProblemType.NOT_ACCEPTABLE;
+            case 413 -> ProblemType.PAYLOAD_TOO_LARGE;
+            case 415 -> ProblemType.UNSUPPORTED_MEDIA_TYPE;
+            default -> null;
+        };
+        return type == null ? null : Problem.of(type, detailFor(type));
+    }
+
+    /** An unexpected failure: logged under an error id, which the answer names and nothing else. */
+    public static Problem internal(Throwable failure, String what) {
+        String errorId = UUID.randomUUID().toString();
+        LOG.errorf(failure, "%s failed, error id %s", what, errorId);
+        return Problem.of(ProblemType.INTERNAL, "error id " + errorId + " names this failure in the logs");
+    }
+
+    /** The problem document as it goes on the wire. */
     public String json(Problem problem) {
         try {
             return objectMapper.writeValueAsString(problem);
@@ -126,21 +167,11 @@ public class ProblemMappers {
         if (e.getCause() instanceof JsonProcessingException json) {
             return jsonProcessing(json);
         }
-        int status = e.getResponse().getStatus();
-        ProblemType type = switch (status) {
-            case 400 -> ProblemType.MALFORMED_JSON;
-            case 401 -> ProblemType.UNAUTHORIZED;
-            case 404 -> ProblemType.NOT_FOUND;
-            case 405 -> ProblemType.METHOD_NOT_ALLOWED;
-            case 406 -> ProblemType.NOT_ACCEPTABLE;
-            case 413 -> ProblemType.PAYLOAD_TOO_LARGE;
-            case 415 -> ProblemType.UNSUPPORTED_MEDIA_TYPE;
-            default -> null;
-        };
-        if (type == null) {
+        Problem problem = forStatus(e.getResponse().getStatus());
+        if (problem == null) {
             return unexpected(e);
         }
-        Response response = toResponse(Problem.of(type, detailFor(type)));
+        Response response = toResponse(problem);
         String allow = e.getResponse().getHeaderString(HttpHeaders.ALLOW);
         return allow == null ? response : Response.fromResponse(response).header(HttpHeaders.ALLOW, allow).build();
     }
@@ -153,9 +184,7 @@ public class ProblemMappers {
                     "the database cannot be reached; try again shortly")))
                     .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS).build();
         }
-        String errorId = UUID.randomUUID().toString();
-        LOG.errorf(e, "unexpected failure, error id %s", errorId);
-        return toResponse(Problem.of(ProblemType.INTERNAL, "error id " + errorId + " names this failure in the logs"));
+        return toResponse(internal(e, "a request"));
     }
 
     private static String rootMessage(Throwable e) {

@@ -2,6 +2,7 @@ package dev.tickler.quiethours;
 
 import java.time.Clock;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -26,7 +27,7 @@ public class QuietHoursService {
     }
 
     /** Fails with a validation problem, writing nothing, when the windows leave a channel no free minute to defer to. */
-    public Uni<StoredQuietHours> put(String userId, QuietHours quietHours) {
+    public Uni<StoredQuietHours> put(String tenant, String userId, QuietHours quietHours) {
         if (quietHours.policy() == QuietPolicy.DEFER) {
             Set<String> never = quietHours.channelsQuietAllWeek();
             if (!never.isEmpty()) {
@@ -35,24 +36,29 @@ public class QuietHoursService {
                         + " skip to never send on a channel)"));
             }
         }
-        return repository.put(userId, quietHours, clock.instant().truncatedTo(ChronoUnit.MICROS));
+        return repository.put(tenant, userId, quietHours, clock.instant().truncatedTo(ChronoUnit.MICROS));
     }
 
-    public Uni<Optional<StoredQuietHours>> find(String userId) {
-        return repository.find(userId);
+    public Uni<Optional<StoredQuietHours>> find(String tenant, String userId) {
+        return repository.find(tenant, userId);
     }
 
-    public Uni<StoredQuietHours> get(String userId) {
-        return repository.find(userId).map(found -> found.orElseThrow(
+    /** For operators, who see every tenant. */
+    public Uni<List<StoredQuietHours>> findInEveryTenant(String userId) {
+        return repository.findInEveryTenant(userId);
+    }
+
+    public Uni<StoredQuietHours> get(String tenant, String userId) {
+        return repository.find(tenant, userId).map(found -> found.orElseThrow(
                 () -> ProblemException.notFound("user " + userId + " has no quiet hours")));
     }
 
-    public Uni<Boolean> delete(String userId) {
-        return repository.delete(userId);
+    public Uni<Boolean> delete(String tenant, String userId) {
+        return repository.delete(tenant, userId);
     }
 
     /** For a hand-off of many: the quiet hours of those users that have some. */
-    public Uni<Map<String, QuietHours>> forUsers(Collection<String> userIds) {
-        return repository.findAll(userIds);
+    public Uni<Map<TenantUser, QuietHours>> forUsers(Collection<TenantUser> users) {
+        return repository.findAll(users);
     }
 }

@@ -2,6 +2,6 @@ package dev.tickler.quiethours;
 
 import java.time.Instant;
 
-/** A user's quiet hours as the table holds them. */
-public record StoredQuietHours(String userId, QuietHours quietHours, Instant updatedAt) {
+/** A user's quiet hours, within a tenant, as the table holds them. */
+public record StoredQuietHours(String tenant, String userId, QuietHours quietHours, Instant updatedAt) {
 }

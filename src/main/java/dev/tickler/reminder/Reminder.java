@@ -15,6 +15,9 @@ import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
 import io.quarkus.hibernate.reactive.panache.PanacheEntityBase;
+import dev.tickler.ledger.Channel;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
 
 /** One reminder: the row the whole system agrees on (docs/contract.md#postgres-is-the-source-of-truth, #states). */
 @Entity
@@ -24,6 +27,9 @@ public class Reminder extends PanacheEntityBase {
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     public Long id;
+
+    @Column(nullable = false)
+    public String tenant;
 
     @Column(name = "user_id", nullable = false)
     public String userId;
@@ -101,7 +107,7 @@ public class Reminder extends PanacheEntityBase {
 
     /** The row as the API renders it. */
     public ReminderRow toRow() {
-        return new ReminderRow(id, userId, channel, template, fireAt, tz, data, state, version, handoff, attempts,
+        return new ReminderRow(id, tenant, userId, channel, template, fireAt, tz, data, state, version, handoff, attempts,
                 messageId, lastError, expiresAt, createdAt, updatedAt, sentAt, urgent, scheduleId, occurrence);
     }
 }

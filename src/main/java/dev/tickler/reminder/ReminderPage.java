@@ -1,6 +1,7 @@
 package dev.tickler.reminder;
 
 import java.util.List;
+import dev.tickler.ledger.ReminderRow;
 
 /** One page of reminders in (fire_at, id) order; next is null on the last page. */
 public record ReminderPage(List<ReminderRow> items, ListPosition next) {

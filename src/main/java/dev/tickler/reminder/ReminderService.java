@@ -7,54 +7,68 @@ import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
 import java.util.EnumSet;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import org.hibernate.JDBCException;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Uni;
 import io.vertx.pgclient.PgException;
 
-import dev.tickler.publish.Via;
-import dev.tickler.timeline.EventType;
-import dev.tickler.timeline.TimelineEvent;
+import dev.tickler.handoff.HandOff;
+import dev.tickler.handoff.OccurrenceFollowUp;
+import dev.tickler.ledger.NewReminder;
+import dev.tickler.ledger.Registration;
+import dev.tickler.ledger.ReminderLedger;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.problem.ProblemException;
+import dev.tickler.publish.Via;
+import dev.tickler.security.Caller;
+import dev.tickler.security.TenantTags;
+import dev.tickler.time.ReminderTiming;
 import dev.tickler.tracing.ReminderTracing;
 
 /**
- * The registration API's rules (docs/contract.md#states, #registration-api): each change commits first, then hands off
- * under the creation rule.
+ * The registration API's rules (docs/contract.md#states, #registration-api): each change is one conditional write to
+ * the ledger, checked against the row as read, then handed off under the creation rule.
  */
 @ApplicationScoped
 public class ReminderService {
 
     private static final Set<ReminderState> RESCHEDULABLE =
             EnumSet.of(ReminderState.PENDING, ReminderState.HANDED_OFF, ReminderState.FAILED);
-    private static final Set<ReminderState> FINISHED_OR_IN_FLIGHT =
-            EnumSet.of(ReminderState.SENT, ReminderState.EXPIRED, ReminderState.SKIPPED, ReminderState.DELIVERING);
+    private static final Set<ReminderState> CANCELLABLE = RESCHEDULABLE;
     private static final String UNIQUE_VIOLATION = "23505";
+    /** A change that lost a race with another change of the same row is checked and tried again, this often. */
+    private static final int CHANGE_TRIES = 3;
 
     private final ReminderRepository repository;
-    private final RegistrationStore store;
-    private final ReminderHandOff handOff;
+    private final ReminderLedger ledger;
+    private final HandOff handOff;
     private final OccurrenceFollowUp followUp;
     private final ReminderTracing tracing;
     private final Clock clock;
+    private final MeterRegistry registry;
+    private final TenantTags tenantTags;
 
-    public ReminderService(ReminderRepository repository, RegistrationStore store, ReminderHandOff handOff,
-            OccurrenceFollowUp followUp, ReminderTracing tracing, Clock clock) {
+    public ReminderService(ReminderRepository repository, ReminderLedger ledger, HandOff handOff,
+            OccurrenceFollowUp followUp, ReminderTracing tracing, Clock clock, MeterRegistry registry,
+            TenantTags tenantTags) {
         this.repository = repository;
-        this.store = store;
+        this.ledger = ledger;
         this.handOff = handOff;
         this.followUp = followUp;
         this.tracing = tracing;
         this.clock = clock;
+        this.registry = registry;
+        this.tenantTags = tenantTags;
     }
 
     /**
@@ -62,12 +76,16 @@ public class ReminderService {
      * statement decides which, even when identical registrations race. The row keeps the request's trace context,
      * and the hand-off continues the request's trace.
      */
-    public Uni<Registration> register(NewReminder request, String by) {
-        return store.insert(request, by, now(), tracing.currentTraceparent())
-                .invoke(created -> created.ifPresent(row -> tracing.tagCurrent(row.id())))
+    public Uni<Registration> register(NewReminder request, Caller caller) {
+        return ledger.register(request, caller.tenant(), caller.name(), now(), tracing.currentTraceparent())
+                .invoke(created -> created.ifPresent(row -> {
+                    tracing.tagCurrent(row.id());
+                    registered(caller, 1);
+                }))
                 .chain(created -> created.isPresent()
                         ? handOff.handOffIfDue(created.get(), Via.API).map(row -> new Registration(row, true))
-                        : store.findByNaturalKey(request.userId(), request.template(), request.fireAt())
+                        : ledger.findByNaturalKey(caller.tenant(), request.userId(), request.template(),
+                                request.fireAt())
                                 .map(existing -> new Registration(existing, false)));
     }
 
@@ -75,12 +93,14 @@ public class ReminderService {
      * Registers many at once (docs/contract.md#batch-registration): each as a single registration would be, answered in
      * the order given; the hand-offs are published together with bounded concurrency.
      */
-    public Uni<List<Registration>> registerAll(List<NewReminder> requests, String by) {
+    public Uni<List<Registration>> registerAll(List<NewReminder> requests, Caller caller) {
         if (requests.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return store.insertAll(requests, by, now(), tracing.currentTraceparent())
-                .chain(registrations -> handOff.handOffAllDue(registrations.stream()
+        return ledger.registerAll(requests, caller.tenant(), caller.name(), now(), tracing.currentTraceparent())
+                .invoke(registrations -> registered(caller,
+                        registrations.stream().filter(Registration::created).count()))
+                .chain(registrations -> handOff.handOffIfDue(registrations.stream()
                         .filter(Registration::created).map(Registration::reminder).toList(), Via.API)
                 .map(handedOff -> {
                     Map<Long, ReminderRow> byId = new HashMap<>();
@@ -90,114 +110,91 @@ public class ReminderService {
                 }));
     }
 
-    public Uni<ReminderRow> get(long id) {
-        return store.findById(id).map(found -> found.orElseThrow(() -> notFound(id)));
+    /** Counts reminders created by the API (an existing one answered again is not counted) under the caller's tenant. */
+    private void registered(Caller caller, long created) {
+        if (created > 0) {
+            Counter.builder("tickler.reminders.registered").tag("tenant", tenantTags.of(caller.tenant()))
+                    .description("Reminders created through the API, by tenant").register(registry)
+                    .increment(created);
+        }
     }
 
-    public Uni<ReminderPage> list(String userId, ReminderState state, ListPosition after, int limit) {
-        return Panache.withSession(() -> repository.listForUser(userId, state, after, limit + 1))
+    /** The reminder, when the caller may see it; another tenant's is a 404 like one that does not exist. */
+    public Uni<ReminderRow> get(long id, Caller caller) {
+        return ledger.find(id, caller.visibleTenant()).map(found -> found.orElseThrow(() -> notFound(id)));
+    }
+
+    /** A page of the user's reminders in the caller's tenant (an operator's: every tenant's). */
+    public Uni<ReminderPage> list(Caller caller, String userId, ReminderState state, ListPosition after, int limit) {
+        return Panache.withSession(() -> repository.listForUser(caller.visibleTenant(), userId, state, after,
+                        limit + 1))
                 .map(found -> ReminderPage.of(found.stream().map(Reminder::toRow).toList(), limit));
     }
 
     /** PATCH: a new version with new timing or data, handed off again; the old queue message becomes stale. */
-    public Uni<ReminderRow> reschedule(long id, ReminderChange change, String by) {
-        return changeLocked(id, reminder -> {
-            if (!RESCHEDULABLE.contains(reminder.state)) {
-                throw ProblemException.conflict("reminder " + id + " is " + reminder.state.wireName()
+    public Uni<ReminderRow> reschedule(long id, ReminderChange change, Caller caller) {
+        return reschedule(id, change, caller, CHANGE_TRIES).chain(row -> handOff.handOffIfDue(row, Via.API));
+    }
+
+    private Uni<ReminderRow> reschedule(long id, ReminderChange change, Caller caller, int triesLeft) {
+        return get(id, caller).chain(reminder -> {
+            if (!RESCHEDULABLE.contains(reminder.state())) {
+                throw ProblemException.conflict("reminder " + id + " is " + reminder.state().wireName()
                         + "; only pending, handed_off or failed reminders can be changed");
             }
-            Instant from = reminder.fireAt;
-            applyChange(reminder, change);
-            reminder.version++;
-            reminder.handoff = 0;
-            reminder.attempts = 0;
-            reminder.lastError = null;
-            reminder.messageId = null;
-            reminder.leaseUntil = null;
-            reminder.takeovers = 0;
-            reminder.deferredUntil = null;
-            reminder.state = ReminderState.PENDING;
-            return event(reminder, EventType.RESCHEDULED, "from", from, "to", reminder.fireAt,
-                    "version", reminder.version, "by", by);
-        })
-                .onFailure(ReminderService::isUniqueViolation).transform(e -> ProblemException.conflict(
-                        "another reminder of this user and template already fires at that time"))
-                .chain(row -> handOff.handOffIfDue(row, Via.API));
+            return ledger.reschedule(id, caller.visibleTenant(), reminder.version(), reminder.fireAt(),
+                            changed(reminder, change), caller.name(), now())
+                    .onFailure(ReminderService::isUniqueViolation).transform(e -> ProblemException.conflict(
+                            "another reminder of this user and template already fires at that time"))
+                    .chain(written -> written.isPresent() || triesLeft <= 1
+                            ? Uni.createFrom().item(written.orElseThrow(() -> busy(id)))
+                            : reschedule(id, change, caller, triesLeft - 1));
+        });
     }
 
     /**
      * DELETE: cancelled, with a new version so any message still on the queue is stale. Idempotent. A schedule's
      * occurrence that is cancelled makes room for the schedule's next one, created before this answers.
      */
-    public Uni<ReminderRow> cancel(long id, String by) {
-        return changeLocked(id, reminder -> {
-            if (reminder.state == ReminderState.CANCELLED) {
-                return null;
+    public Uni<ReminderRow> cancel(long id, Caller caller) {
+        return cancel(id, caller, CHANGE_TRIES);
+    }
+
+    private Uni<ReminderRow> cancel(long id, Caller caller, int triesLeft) {
+        return ledger.cancel(List.of(id), caller.visibleTenant(), CANCELLABLE, caller.name(), now()).chain(cancelled -> {
+            if (!cancelled.isEmpty()) {
+                ReminderRow row = cancelled.get(0);
+                return row.scheduleId() == null ? Uni.createFrom().item(row)
+                        : followUp.occurrenceEnded(row.scheduleId()).replaceWith(row);
             }
-            if (FINISHED_OR_IN_FLIGHT.contains(reminder.state)) {
-                throw ProblemException.conflict("reminder " + id + " is " + reminder.state.wireName()
-                        + (reminder.state == ReminderState.DELIVERING
+            return get(id, caller).chain(reminder -> {
+                if (reminder.state() == ReminderState.CANCELLED) {
+                    return Uni.createFrom().item(reminder);
+                }
+                if (CANCELLABLE.contains(reminder.state()) && triesLeft > 1) {
+                    return cancel(id, caller, triesLeft - 1);
+                }
+                throw ProblemException.conflict("reminder " + id + " is " + reminder.state().wireName()
+                        + (reminder.state() == ReminderState.DELIVERING
                                 ? "; a send is in flight and its outcome decides" : "; it can no longer be cancelled"));
-            }
-            reminder.version++;
-            reminder.state = ReminderState.CANCELLED;
-            reminder.leaseUntil = null;
-            return event(reminder, EventType.CANCELLED, "by", by);
-        }).call(row -> row.scheduleId() == null ? Uni.createFrom().voidItem()
-                : followUp.occurrenceEnded(row.scheduleId()));
+            });
+        });
     }
 
     /** A failed reminder goes round again: same version (same send key), next hand-off number, attempts reset. */
-    public Uni<ReminderRow> redrive(long id, String by) {
-        return changeLocked(id, reminder -> {
-            if (reminder.state != ReminderState.FAILED) {
-                throw ProblemException.conflict("reminder " + id + " is " + reminder.state.wireName()
-                        + "; only failed reminders can be redriven");
-            }
-            reminder.handoff++;
-            reminder.attempts = 0;
-            reminder.takeovers = 0;
-            reminder.lastError = null;
-            reminder.messageId = null;
-            // due from the redrive, not from its fire_at: its lateness is by design, not dispatch lag
-            reminder.deferredUntil = now();
-            reminder.state = ReminderState.PENDING;
-            return event(reminder, EventType.REDRIVEN, "by", by);
-        }).chain(row -> handOff.handOffIfDue(row, Via.REDRIVE));
-    }
-
-    /**
-     * Loads the row under a lock, applies the change, and commits it with its timeline event before anything talks
-     * to the queue. A change that answers no event changed nothing (a repeated cancel).
-     */
-    private Uni<ReminderRow> changeLocked(long id, Function<Reminder, TimelineEvent> change) {
-        return Panache.withTransaction(() -> repository.findByIdForUpdate(id)
-                .onItem().ifNull().failWith(() -> notFound(id))
-                .call(reminder -> {
-                    TimelineEvent event = change.apply(reminder);
-                    if (event == null) {
-                        return Uni.createFrom().voidItem();
-                    }
-                    reminder.updatedAt = event.at();
-                    return repository.appendEvent(event);
+    public Uni<ReminderRow> redrive(long id, Caller caller) {
+        return ledger.redrive(List.of(id), caller.visibleTenant(), caller.name(), now()).chain(redriven -> redriven.isEmpty()
+                ? get(id, caller).map(reminder -> {
+                    throw ProblemException.conflict("reminder " + id + " is " + reminder.state().wireName()
+                            + "; only failed reminders can be redriven");
                 })
-                .map(Reminder::toRow));
+                : handOff.handOffIfDue(redriven.get(0), Via.REDRIVE));
     }
 
-    /** The event of a change made now; details from name, value pairs. */
-    private TimelineEvent event(Reminder reminder, EventType type, Object... namesAndValues) {
-        Map<String, Object> detail = new LinkedHashMap<>();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            Object value = namesAndValues[i + 1];
-            detail.put((String) namesAndValues[i], value instanceof Instant instant ? instant.toString() : value);
-        }
-        return new TimelineEvent(reminder.id, now(), type, detail);
-    }
-
-    /** Checks the whole change against the stored row first, so a refused PATCH writes nothing. */
-    private void applyChange(Reminder reminder, ReminderChange change) {
-        String tz = change.tz() != null ? change.tz() : reminder.tz;
-        Instant fireAt = reminder.fireAt;
+    /** The row's new values under the change, checked whole against the row as read, so a refused PATCH writes nothing. */
+    private static ReminderLedger.Rescheduled changed(ReminderRow reminder, ReminderChange change) {
+        String tz = change.tz() != null ? change.tz() : reminder.tz();
+        Instant fireAt = reminder.fireAt();
         if (change.reschedules()) {
             fireAt = ReminderTiming.fireAt(change.fireAt(), change.localTime(), ZoneId.of(tz));
             if (!ReminderTiming.isSupported(fireAt)) {
@@ -209,19 +206,15 @@ public class ReminderService {
         Instant expiresAt = null;
         if (change.expiresAfter() != null) {
             expiresAt = ReminderTiming.expiresAt(fireAt, change.expiresAfter());
-        } else if (reminder.expiresAt != null) {
+        } else if (reminder.expiresAt() != null) {
             // A moved reminder keeps the same window to be delivered in.
-            expiresAt = ReminderTiming.expiresAt(fireAt, Duration.between(reminder.fireAt, reminder.expiresAt));
+            expiresAt = ReminderTiming.expiresAt(fireAt, Duration.between(reminder.fireAt(), reminder.expiresAt()));
         }
-        if (expiresAt == null && (change.expiresAfter() != null || reminder.expiresAt != null)) {
+        if (expiresAt == null && (change.expiresAfter() != null || reminder.expiresAt() != null)) {
             throw ProblemException.invalid("expires_after", ReminderTiming.expiryProblem());
         }
-        reminder.fireAt = fireAt;
-        reminder.tz = tz;
-        reminder.expiresAt = expiresAt;
-        if (change.data() != null) {
-            reminder.data = change.data();
-        }
+        return new ReminderLedger.Rescheduled(fireAt, tz, expiresAt,
+                change.data() != null ? change.data() : reminder.data());
     }
 
     private Instant now() {
@@ -230,6 +223,11 @@ public class ReminderService {
 
     private static ProblemException notFound(long id) {
         return ProblemException.notFound("reminder " + id + " does not exist");
+    }
+
+    /** The row kept changing under this change: rare, and a retry of the request settles it. */
+    private static ProblemException busy(long id) {
+        return ProblemException.conflict("reminder " + id + " changed while this change was being made; try again");
     }
 
     static boolean isUniqueViolation(Throwable failure) {

@@ -2,6 +2,9 @@ package dev.tickler.reminder;
 
 import jakarta.persistence.AttributeConverter;
 import jakarta.persistence.Converter;
+import dev.tickler.db.WireNamed;
+import dev.tickler.ledger.Channel;
+import dev.tickler.ledger.ReminderState;
 
 /** Stores the enums under their wire names, so SQL, API and logs all say "handed_off". */
 final class WireNameConverters {

@@ -1,6 +1,6 @@
 package dev.tickler.schedule;
 
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.db.WireNamed;
 
 /**
  * What becomes of occurrences whose time passed before the schedule could create them (a start in the past, a

@@ -1,15 +1,12 @@
 package dev.tickler.schedule;
 
 import static dev.tickler.db.SqlTimestamps.utc;
-import static dev.tickler.reminder.ReminderState.CANCELLED;
-import static dev.tickler.reminder.ReminderState.DELIVERING;
-import static dev.tickler.reminder.ReminderState.HANDED_OFF;
-import static dev.tickler.reminder.ReminderState.PENDING;
-import static dev.tickler.reminder.ReminderState.sqlList;
-import static dev.tickler.timeline.TimelineSql.recording;
+import static dev.tickler.ledger.ReminderState.DELIVERING;
+import static dev.tickler.ledger.ReminderState.HANDED_OFF;
+import static dev.tickler.ledger.ReminderState.PENDING;
+import static dev.tickler.ledger.ReminderState.sqlList;
 
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -25,57 +22,41 @@ import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
-import dev.tickler.reminder.ReminderRow;
-import dev.tickler.reminder.ReminderState;
-import dev.tickler.reminder.ReminderTiming;
-import dev.tickler.schedule.OccurrencePlan.Numbered;
-import dev.tickler.timeline.EventType;
-import dev.tickler.timeline.TimelineSql.Event;
+import dev.tickler.db.NamedSql;
+import dev.tickler.ledger.ReminderState;
 
 /**
- * The schedules table and the writes a schedule makes to its occurrences. The SQL client beside Panache because a
- * top-up is a row lock, a count and two multi-row inserts from arrays in one transaction, and a replacement one
- * conditional UPDATE that records its events ({@link dev.tickler.timeline.TimelineSql}).
+ * The schedules table, and the reads of a schedule's occurrences that its changes lock or count; the occurrences
+ * themselves are written through the ledger. The SQL client beside Panache because a top-up is a row lock, a count and
+ * multi-row inserts from arrays in one transaction.
  */
 @ApplicationScoped
 public class ScheduleRepository {
 
     private static final String INSERT = "INSERT INTO schedules (user_id, channel, template, data, expires_after, tz,"
-            + " start, rrule, dst_gap, dst_overlap, catch_up, created_by, created_at, updated_at)"
-            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13) RETURNING " + ScheduleRow.COLUMNS;
+            + " start, rrule, dst_gap, dst_overlap, catch_up, created_by, created_at, updated_at, tenant)"
+            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14) RETURNING " + ScheduleRow.COLUMNS;
 
-    private static final String FIND = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE id = $1";
+    /** The schedule, when of the tenant $2 (NULL: whatever its tenant). */
+    private static final String FIND = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE id = $1"
+            + " AND ($2::text IS NULL OR tenant = $2)";
 
     private static final String LOCK = FIND + " FOR UPDATE";
 
-    static final String LIST = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE user_id = $1"
+    /** A user's schedules of the tenant $4, in index order. */
+    static final String LIST = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE user_id = $1 AND tenant = $4"
+            + " AND id > $2 ORDER BY id LIMIT $3";
+
+    /** A user's schedules of every tenant, for an operator. */
+    static final String LIST_EVERY_TENANT = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE user_id = $1"
             + " AND id > $2 ORDER BY id LIMIT $3";
 
     static final String COUNT_UNFINISHED = "SELECT count(*) FROM reminders WHERE schedule_id = $1"
             + " AND state IN " + sqlList(PENDING, HANDED_OFF, DELIVERING) + "";
 
-    /** Every occurrence of one top-up in one statement; one a concurrent top-up created already is left alone. */
-    private static final String CREATE_OCCURRENCES = "INSERT INTO reminders (user_id, channel, template, fire_at, tz,"
-            + " data, expires_at, state, schedule_id, occurrence, created_at, updated_at, deferred_until)"
-            + " SELECT $1::text, $2::text, $3::text, o.f, $4::text, $5::jsonb, o.e, $6::text, $7::bigint, o.n,"
-            // an occurrence created late (catch-up) is due from its creation: lateness by design, not dispatch lag
-            + " $8::timestamptz, $8::timestamptz, CASE WHEN o.f < $8::timestamptz THEN $8::timestamptz END"
-            + " FROM unnest($9::timestamptz[], $10::timestamptz[], $11::int[]) AS o(f, e, n)"
-            + " ON CONFLICT (schedule_id, occurrence) WHERE schedule_id IS NOT NULL DO NOTHING"
-            + " RETURNING " + ReminderRow.COLUMNS;
-
-    private static final String CREATE_TO_SEND = recording(CREATE_OCCURRENCES,
-            Event.of("$8", EventType.REGISTERED, "'by'", "$12::text"));
-
-    private static final String CREATE_SKIPPED = recording(CREATE_OCCURRENCES,
-            Event.of("$8", EventType.REGISTERED, "'by'", "$12::text"),
-            Event.of("$8", EventType.SKIPPED, "'reason'", "'catch_up'"));
-
-    /** Occurrences still waiting for a time at or after $3 are given back: cancelled, with a new version. */
-    private static final String CANCEL_WAITING = recording("UPDATE reminders SET state = " + CANCELLED.sql() + ","
-            + " version = version + 1, lease_until = NULL, updated_at = $2 WHERE schedule_id = $1"
-            + " AND state = ANY($4::text[]) AND fire_at >= $3 RETURNING id",
-            Event.of("$2", EventType.CANCELLED, "'by'", "$5::text"));
+    /** Occurrences still waiting for a time at or after :from, locked for a change or an end that cancels them. */
+    private static final NamedSql PICK_WAITING = NamedSql.of("SELECT id FROM reminders WHERE schedule_id = :schedule_id"
+            + " AND state = ANY(:states::text[]) AND fire_at >= :from ORDER BY id FOR UPDATE");
 
     private static final String SAVE_PROGRESS = "UPDATE schedules SET last_number = $2, cursor_position = $3,"
             + " cursor_wall_time = $4, anchor_position = $5, anchor_wall_time = $6,"
@@ -98,7 +79,8 @@ public class ScheduleRepository {
         return pool.withTransaction(work);
     }
 
-    public Uni<ScheduleRow> insert(SqlConnection connection, NewSchedule schedule, String by, Instant now) {
+    public Uni<ScheduleRow> insert(SqlConnection connection, NewSchedule schedule, String tenant, String by,
+            Instant now) {
         ScheduleDefinition definition = schedule.definition();
         Tuple values = Tuple.tuple().addString(schedule.userId()).addString(schedule.channel().wireName())
                 .addString(schedule.template()).addJsonObject(new JsonObject(schedule.data()))
@@ -106,22 +88,32 @@ public class ScheduleRepository {
                 .addString(definition.tz()).addLocalDateTime(definition.start())
                 .addString(definition.rule().toString()).addString(definition.dst().gap().wireName())
                 .addString(definition.dst().overlap().wireName()).addString(schedule.catchUp().wireName())
-                .addString(by).addOffsetDateTime(utc(now));
+                .addString(by).addOffsetDateTime(utc(now)).addString(tenant);
         return connection.preparedQuery(INSERT).execute(values).map(rows -> ScheduleRow.from(rows.iterator().next()));
     }
 
-    public Uni<Optional<ScheduleRow>> find(long id) {
-        return pool.preparedQuery(FIND).execute(Tuple.of(id)).map(ScheduleRepository::scheduleIn);
+    /** The schedule, when of the tenant (null: whatever its tenant). */
+    public Uni<Optional<ScheduleRow>> find(long id, String tenant) {
+        return pool.preparedQuery(FIND).execute(Tuple.of(id, tenant)).map(ScheduleRepository::scheduleIn);
     }
 
-    /** The schedule locked until the transaction ends: its changes and top-ups take turns. */
-    public Uni<Optional<ScheduleRow>> lock(SqlConnection connection, long id) {
-        return connection.preparedQuery(LOCK).execute(Tuple.of(id)).map(ScheduleRepository::scheduleIn);
+    /**
+     * The schedule, when of the tenant (null: whatever its tenant), locked until the transaction ends: its changes and
+     * top-ups take turns.
+     */
+    public Uni<Optional<ScheduleRow>> lock(SqlConnection connection, long id, String tenant) {
+        return connection.preparedQuery(LOCK).execute(Tuple.of(id, tenant)).map(ScheduleRepository::scheduleIn);
     }
 
-    /** Up to {@code maxRows} of a user's schedules with an id above {@code afterId}, in id order. */
-    public Uni<List<ScheduleRow>> listForUser(String userId, long afterId, int maxRows) {
-        return pool.preparedQuery(LIST).execute(Tuple.of(userId, afterId, maxRows)).map(rows -> {
+    /**
+     * Up to {@code maxRows} of a user's schedules of the tenant (null: every tenant) with an id above {@code afterId},
+     * in id order.
+     */
+    public Uni<List<ScheduleRow>> listForUser(String tenant, String userId, long afterId, int maxRows) {
+        Uni<RowSet<Row>> found = tenant == null
+                ? pool.preparedQuery(LIST_EVERY_TENANT).execute(Tuple.of(userId, afterId, maxRows))
+                : pool.preparedQuery(LIST).execute(Tuple.of(userId, afterId, maxRows, tenant));
+        return found.map(rows -> {
             List<ScheduleRow> schedules = new ArrayList<>();
             rows.forEach(row -> schedules.add(ScheduleRow.from(row)));
             return schedules;
@@ -133,51 +125,16 @@ public class ScheduleRepository {
                 .map(rows -> rows.iterator().next().getLong(0).intValue());
     }
 
-    /**
-     * Creates the planned occurrences as reminders in the given state ({@code pending} or {@code skipped}), each with
-     * its registered event naming {@code by} (and its skipped event); answers the rows created.
-     */
-    public Uni<List<ReminderRow>> createOccurrences(SqlConnection connection, ScheduleRow schedule,
-            List<Numbered> occurrences, ReminderState state, String by, Instant now) {
-        if (occurrences.isEmpty()) {
-            return Uni.createFrom().item(List.of());
-        }
-        int size = occurrences.size();
-        OffsetDateTime[] fireAts = new OffsetDateTime[size];
-        OffsetDateTime[] expiries = new OffsetDateTime[size];
-        Integer[] numbers = new Integer[size];
-        for (int i = 0; i < size; i++) {
-            Numbered occurrence = occurrences.get(i);
-            Instant fireAt = occurrence.occurrence().instant();
-            Instant expiresAt = schedule.expiresAfter() == null ? null
-                    : ReminderTiming.expiresAt(fireAt, schedule.expiresAfter());
-            fireAts[i] = utc(fireAt);
-            expiries[i] = expiresAt == null ? null : utc(expiresAt);
-            numbers[i] = occurrence.number();
-        }
-        Tuple values = Tuple.tuple().addString(schedule.userId()).addString(schedule.channel().wireName())
-                .addString(schedule.template()).addString(schedule.definition().tz())
-                .addJsonObject(new JsonObject(schedule.data())).addString(state.wireName()).addLong(schedule.id())
-                .addOffsetDateTime(utc(now)).addArrayOfOffsetDateTime(fireAts).addArrayOfOffsetDateTime(expiries)
-                .addArrayOfInteger(numbers).addString(by);
-        String sql = state == ReminderState.SKIPPED ? CREATE_SKIPPED : CREATE_TO_SEND;
-        return connection.preparedQuery(sql).execute(values).map(rows -> {
-            List<ReminderRow> created = new ArrayList<>();
-            rows.forEach(row -> created.add(ReminderRow.from(row)));
-            return created;
-        });
-    }
-
-    /**
-     * Cancels the schedule's occurrences in the given states whose time is at or after {@code from}, each with its
-     * cancelled event; answers how many.
-     */
-    public Uni<Integer> cancelWaiting(SqlConnection connection, long scheduleId, List<ReminderState> states,
-            Instant from, String by, Instant now) {
-        return connection.preparedQuery(CANCEL_WAITING)
-                .execute(Tuple.of(scheduleId, utc(now), utc(from),
-                        states.stream().map(ReminderState::wireName).toArray(String[]::new), by))
-                .map(RowSet::rowCount);
+    /** The schedule's occurrences in the given states whose time is at or after {@code from}, locked; their ids. */
+    public Uni<List<Long>> pickWaiting(SqlConnection connection, long scheduleId, List<ReminderState> states,
+            Instant from) {
+        return connection.preparedQuery(PICK_WAITING.sql()).execute(PICK_WAITING.bind("schedule_id", scheduleId,
+                        "states", states.stream().map(ReminderState::wireName).toArray(String[]::new), "from", utc(from)))
+                .map(rows -> {
+                    List<Long> ids = new ArrayList<>(rows.size());
+                    rows.forEach(row -> ids.add(row.getLong("id")));
+                    return ids;
+                });
     }
 
     /** Writes where the expansion stands after a top-up or a rewind, with the state it leaves the schedule in. */

@@ -10,8 +10,8 @@ import java.util.Map;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Row;
 
-import dev.tickler.reminder.Channel;
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.db.WireNamed;
+import dev.tickler.ledger.Channel;
 import dev.tickler.schedule.recurrence.DstPolicy;
 import dev.tickler.schedule.recurrence.RecurrenceRule;
 
@@ -21,7 +21,7 @@ import dev.tickler.schedule.recurrence.RecurrenceRule;
  * cursor whose time had passed when it was dealt with). Occurrence numbers are given out in order of position from
  * {@code lastNumber + 1}, so the position p after the cursor gets number {@code lastNumber + p - cursorPosition}.
  */
-public record ScheduleRow(long id, String userId, Channel channel, String template, Map<String, Object> data,
+public record ScheduleRow(long id, String tenant, String userId, Channel channel, String template, Map<String, Object> data,
         Duration expiresAfter, ScheduleDefinition definition, CatchUp catchUp, ScheduleState state, long skippedCount,
         int lastNumber, Position cursor, Position anchor, int version, String createdBy, Instant createdAt,
         Instant updatedAt) {
@@ -32,7 +32,7 @@ public record ScheduleRow(long id, String userId, Channel channel, String templa
         public static final Position BEFORE_FIRST = new Position(0, null);
     }
 
-    public static final String COLUMNS = "id, user_id, channel, template, data, expires_after, tz, start, rrule,"
+    public static final String COLUMNS = "id, tenant, user_id, channel, template, data, expires_after, tz, start, rrule,"
             + " dst_gap, dst_overlap, catch_up, state, skipped_count, last_number, cursor_position, cursor_wall_time,"
             + " anchor_position, anchor_wall_time, version, created_by, created_at, updated_at";
 
@@ -43,7 +43,7 @@ public record ScheduleRow(long id, String userId, Channel channel, String templa
                 DstPolicy.Overlap.fromWireName(row.getString("dst_overlap")).orElseThrow());
         ScheduleDefinition definition = new ScheduleDefinition(row.getLocalDateTime("start"), row.getString("tz"),
                 RecurrenceRule.parse(row.getString("rrule")), dst);
-        return new ScheduleRow(row.getLong("id"), row.getString("user_id"),
+        return new ScheduleRow(row.getLong("id"), row.getString("tenant"), row.getString("user_id"),
                 WireNamed.fromWireName(Channel.class, row.getString("channel")), row.getString("template"),
                 data == null ? Map.of() : data.getMap(), expiresAfter == null ? null : Duration.parse(expiresAfter),
                 definition, WireNamed.fromWireName(CatchUp.class, row.getString("catch_up")),
@@ -58,7 +58,7 @@ public record ScheduleRow(long id, String userId, Channel channel, String templa
     /** The same schedule with what a change or a pause sets; everything else as stored. */
     public ScheduleRow with(ScheduleDefinition newDefinition, CatchUp newCatchUp, Map<String, Object> newData,
             Duration newExpiresAfter, ScheduleState newState, Position newCursor, Position newAnchor) {
-        return new ScheduleRow(id, userId, channel, template, newData, newExpiresAfter, newDefinition, newCatchUp,
+        return new ScheduleRow(id, tenant, userId, channel, template, newData, newExpiresAfter, newDefinition, newCatchUp,
                 newState, skippedCount, lastNumber, newCursor, newAnchor, version, createdBy, createdAt, updatedAt);
     }
 

@@ -11,11 +11,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
+import dev.tickler.ledger.ReminderLedger;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.publish.Via;
-import dev.tickler.reminder.ReminderState;
 import dev.tickler.schedule.ScheduleRow.Position;
 import dev.tickler.schedule.recurrence.Recurrence;
+import dev.tickler.security.Caller;
 
 /**
  * The schedules API's rules (see docs/schedules.md): each change locks the schedule, writes itself and the
@@ -35,11 +38,13 @@ public class ScheduleService {
     }
 
     private final ScheduleRepository repository;
+    private final ReminderLedger ledger;
     private final ScheduleTopUp topUp;
     private final Clock clock;
 
-    public ScheduleService(ScheduleRepository repository, ScheduleTopUp topUp, Clock clock) {
+    public ScheduleService(ScheduleRepository repository, ReminderLedger ledger, ScheduleTopUp topUp, Clock clock) {
         this.repository = repository;
+        this.ledger = ledger;
         this.topUp = topUp;
         this.clock = clock;
     }
@@ -48,24 +53,26 @@ public class ScheduleService {
      * Creates the schedule and its first occurrences; occurrences whose time already passed (a start in the past)
      * are missed and its catch-up decides about them, up to {@link OccurrencePlan#MAX_SCANNED} of them.
      */
-    public Uni<ScheduleRow> create(NewSchedule schedule, String by) {
+    public Uni<ScheduleRow> create(NewSchedule schedule, Caller caller) {
         Recurrence recurrence = schedule.definition().recurrence();
         requireOccurrences(recurrence);
         Instant now = now();
         requireFewMissed(recurrence, now);
-        return repository.inTransaction(connection -> repository.insert(connection, schedule, by, now)
+        return repository.inTransaction(connection -> repository
+                .insert(connection, schedule, caller.tenant(), caller.name(), now)
                         .chain(created -> topUp.topUpLocked(connection, created, now)))
                 .chain(pass -> topUp.finish(pass, Via.API));
     }
 
-    public Uni<ScheduleRow> get(long id) {
-        return repository.find(id).map(found -> found.orElseThrow(() -> notFound(id)));
+    /** The schedule, when the caller may see it; another tenant's is a 404 like one that does not exist. */
+    public Uni<ScheduleRow> get(long id, Caller caller) {
+        return repository.find(id, caller.visibleTenant()).map(found -> found.orElseThrow(() -> notFound(id)));
     }
 
-    public Uni<Page> list(String userId, Long afterId, int limit) {
-        return repository.listForUser(userId, afterId == null ? 0 : afterId, limit + 1).map(rows -> rows.size() <= limit
-                ? new Page(rows, null)
-                : new Page(rows.subList(0, limit), rows.get(limit - 1).id()));
+    public Uni<Page> list(Caller caller, String userId, Long afterId, int limit) {
+        return repository.listForUser(caller.visibleTenant(), userId, afterId == null ? 0 : afterId, limit + 1)
+                .map(rows -> rows.size() <= limit ? new Page(rows, null)
+                        : new Page(rows.subList(0, limit), rows.get(limit - 1).id()));
     }
 
     /**
@@ -73,8 +80,8 @@ public class ScheduleService {
      * schedule with more than {@link OccurrencePlan#MAX_SCANNED} occurrences between its last position and now (paused
      * for long) is a 409: resuming it applies its catch-up, and then it can be previewed.
      */
-    public Uni<List<OccurrencePlan.Numbered>> preview(long id, int count) {
-        return get(id).map(schedule -> schedule.state() == ScheduleState.ENDED ? List.of()
+    public Uni<List<OccurrencePlan.Numbered>> preview(long id, int count, Caller caller) {
+        return get(id, caller).map(schedule -> schedule.state() == ScheduleState.ENDED ? List.of()
                 : OccurrencePlan.upcoming(schedule, now(), count).orElseThrow(() -> ProblemException.conflict(
                         "schedule " + id + " has more than " + OccurrencePlan.MAX_SCANNED + " occurrences between its"
                                 + " last position and now; resume it to apply its catch-up, then preview it")));
@@ -85,8 +92,9 @@ public class ScheduleService {
      * schedule; one being delivered finishes. A new rule, start, zone or DST policy applies from now: its
      * occurrences before now are neither missed nor created.
      */
-    public Uni<ScheduleRow> change(long id, ScheduleChange change, String by) {
-        return changeLocked(id, (connection, schedule) -> {
+    public Uni<ScheduleRow> change(long id, ScheduleChange change, Caller caller) {
+        String by = caller.name();
+        return changeLocked(id, caller, (connection, schedule) -> {
             if (schedule.state() == ScheduleState.ENDED) {
                 throw ended(id, "changed");
             }
@@ -105,28 +113,30 @@ public class ScheduleService {
                     change.data() != null ? change.data() : schedule.data(),
                     change.expiresAfter() != null ? change.expiresAfter() : schedule.expiresAfter(),
                     schedule.state(), from, from);
-            return repository.cancelWaiting(connection, id, WAITING, OccurrencePlan.dueFrom(now), by, now)
+            return cancelWaiting(connection, id, WAITING, OccurrencePlan.dueFrom(now), by, now)
                     .chain(() -> repository.update(connection, changed, now))
                     .chain(updated -> topUp.topUpLocked(connection, updated, now));
         });
     }
 
     /** DELETE: ended for good, every unsent occurrence cancelled (one being delivered finishes). Idempotent. */
-    public Uni<ScheduleRow> delete(long id, String by) {
-        return changeLocked(id, (connection, schedule) -> {
+    public Uni<ScheduleRow> delete(long id, Caller caller) {
+        String by = caller.name();
+        return changeLocked(id, caller, (connection, schedule) -> {
             if (schedule.state() == ScheduleState.ENDED) {
                 return unchanged(schedule);
             }
             Instant now = now();
-            return repository.cancelWaiting(connection, id, UNSENT, Instant.EPOCH, by, now)
+            return cancelWaiting(connection, id, UNSENT, Instant.EPOCH, by, now)
                     .chain(() -> repository.update(connection, schedule.inState(ScheduleState.ENDED), now))
                     .map(ScheduleService::done);
         });
     }
 
     /** Pause: nothing more is created, and the occurrences still waiting for a time to come are cancelled. */
-    public Uni<ScheduleRow> pause(long id, String by) {
-        return changeLocked(id, (connection, schedule) -> {
+    public Uni<ScheduleRow> pause(long id, Caller caller) {
+        String by = caller.name();
+        return changeLocked(id, caller, (connection, schedule) -> {
             if (schedule.state() == ScheduleState.ENDED) {
                 throw ended(id, "paused");
             }
@@ -135,7 +145,7 @@ public class ScheduleService {
             }
             Instant now = now();
             Position back = OccurrencePlan.rewound(schedule, now);
-            return repository.cancelWaiting(connection, id, WAITING, OccurrencePlan.dueFrom(now), by, now)
+            return cancelWaiting(connection, id, WAITING, OccurrencePlan.dueFrom(now), by, now)
                     .chain(() -> repository.update(connection, schedule.with(schedule.definition(),
                             schedule.catchUp(), schedule.data(), schedule.expiresAfter(), ScheduleState.PAUSED, back,
                             back), now))
@@ -144,8 +154,8 @@ public class ScheduleService {
     }
 
     /** Resume: active again; what was missed while paused goes to the schedule's catch-up. */
-    public Uni<ScheduleRow> resume(long id, String by) {
-        return changeLocked(id, (connection, schedule) -> {
+    public Uni<ScheduleRow> resume(long id, Caller caller) {
+        return changeLocked(id, caller, (connection, schedule) -> {
             if (schedule.state() == ScheduleState.ENDED) {
                 throw ended(id, "resumed");
             }
@@ -158,10 +168,17 @@ public class ScheduleService {
         });
     }
 
+    /** Cancels the schedule's occurrences in the given states whose time is at or after {@code from}. */
+    private Uni<List<ReminderRow>> cancelWaiting(SqlConnection connection, long scheduleId, List<ReminderState> states,
+            Instant from, String by, Instant now) {
+        return repository.pickWaiting(connection, scheduleId, states, from)
+                .chain(ids -> ledger.cancel(connection, ids, null, states, by, now));
+    }
+
     /** Locks the schedule, makes the change in the same transaction, then hands off what it created. */
-    private Uni<ScheduleRow> changeLocked(long id,
+    private Uni<ScheduleRow> changeLocked(long id, Caller caller,
             BiFunction<SqlConnection, ScheduleRow, Uni<ScheduleTopUp.Pass>> change) {
-        return repository.inTransaction(connection -> repository.lock(connection, id)
+        return repository.inTransaction(connection -> repository.lock(connection, id, caller.visibleTenant())
                         .chain(found -> change.apply(connection, found.orElseThrow(() -> notFound(id)))))
                 .chain(pass -> topUp.finish(pass, Via.API));
     }

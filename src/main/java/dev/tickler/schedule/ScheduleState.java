@@ -1,6 +1,6 @@
 package dev.tickler.schedule;
 
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.db.WireNamed;
 
 /** A schedule's lifecycle: active, paused (creates nothing until resumed) or ended (for good). */
 public enum ScheduleState implements WireNamed {

@@ -15,11 +15,13 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
+import dev.tickler.handoff.HandOff;
+import dev.tickler.handoff.OccurrenceFollowUp;
+import dev.tickler.ledger.Occurrences;
+import dev.tickler.ledger.ReminderLedger;
+import dev.tickler.ledger.ReminderRow;
 import dev.tickler.publish.Via;
-import dev.tickler.reminder.OccurrenceFollowUp;
-import dev.tickler.reminder.ReminderHandOff;
-import dev.tickler.reminder.ReminderRow;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.time.ReminderTiming;
 
 /**
  * Keeps a schedule's next occurrences in existence as reminders ({@link OccurrencePlan} decides which). Every top-up
@@ -42,11 +44,13 @@ public class ScheduleTopUp implements OccurrenceFollowUp {
     }
 
     private final ScheduleRepository repository;
-    private final ReminderHandOff handOff;
+    private final ReminderLedger ledger;
+    private final HandOff handOff;
     private final Clock clock;
 
-    public ScheduleTopUp(ScheduleRepository repository, ReminderHandOff handOff, Clock clock) {
+    public ScheduleTopUp(ScheduleRepository repository, ReminderLedger ledger, HandOff handOff, Clock clock) {
         this.repository = repository;
+        this.ledger = ledger;
         this.handOff = handOff;
         this.clock = clock;
     }
@@ -62,7 +66,7 @@ public class ScheduleTopUp implements OccurrenceFollowUp {
 
     /** Tops the schedule up, pass after pass until its catch-up is done; answers whether it created anything. */
     public Uni<Boolean> topUp(long scheduleId, Via via) {
-        return repository.inTransaction(connection -> repository.lock(connection, scheduleId)
+        return repository.inTransaction(connection -> repository.lock(connection, scheduleId, null)
                         .chain(found -> found.isEmpty() ? Uni.createFrom().item(new Pass(null, List.of(), true))
                                 : topUpLocked(connection, found.get(), now())))
                 .chain(pass -> handOff(pass, via))
@@ -101,7 +105,7 @@ public class ScheduleTopUp implements OccurrenceFollowUp {
     /** The rest of a pass made inside another transaction (a creation, a change): its hand-offs and later passes. */
     Uni<ScheduleRow> finish(Pass pass, Via via) {
         return handOff(pass, via).chain(handed -> handed.complete() ? Uni.createFrom().item(handed.schedule())
-                : topUp(handed.schedule().id(), via).chain(() -> repository.find(handed.schedule().id()))
+                : topUp(handed.schedule().id(), via).chain(() -> repository.find(handed.schedule().id(), null))
                         .map(found -> found.orElse(handed.schedule())));
     }
 
@@ -118,10 +122,10 @@ public class ScheduleTopUp implements OccurrenceFollowUp {
             }
             String by = schedule.createdBy();
             List<ReminderRow> created = new ArrayList<>();
-            return repository.createOccurrences(connection, schedule, plan.toSend(), ReminderState.PENDING, by, now)
+            return ledger.createOccurrences(connection, occurrences(schedule, plan.toSend()), false, by, now)
                     .invoke(created::addAll)
-                    .chain(() -> repository.createOccurrences(connection, schedule, plan.toSkip(),
-                            ReminderState.SKIPPED, by, now))
+                    .chain(() -> ledger.createOccurrences(connection, occurrences(schedule, plan.toSkip()), true, by,
+                            now))
                     .chain(() -> repository.saveProgress(connection, schedule, plan.lastNumber(), plan.cursor(),
                             plan.anchor(), plan.skipped(), ends ? ScheduleState.ENDED : ScheduleState.ACTIVE, now))
                     .map(saved -> new Pass(saved, created, plan.complete()));
@@ -132,7 +136,23 @@ public class ScheduleTopUp implements OccurrenceFollowUp {
         if (pass.created().isEmpty()) {
             return Uni.createFrom().item(pass);
         }
-        return handOff.handOffAllDue(pass.created(), via).replaceWith(pass);
+        return handOff.handOffIfDue(pass.created(), via).replaceWith(pass);
+    }
+
+    /** The planned occurrences as the ledger creates them: each fire_at, and expires_at by the schedule's rule. */
+    private static Occurrences occurrences(ScheduleRow schedule, List<OccurrencePlan.Numbered> planned) {
+        List<Integer> numbers = new ArrayList<>();
+        List<Instant> fireAts = new ArrayList<>();
+        List<Instant> expiresAts = new ArrayList<>();
+        for (OccurrencePlan.Numbered occurrence : planned) {
+            Instant fireAt = occurrence.occurrence().instant();
+            numbers.add(occurrence.number());
+            fireAts.add(fireAt);
+            expiresAts.add(schedule.expiresAfter() == null ? null
+                    : ReminderTiming.expiresAt(fireAt, schedule.expiresAfter()));
+        }
+        return new Occurrences(schedule.id(), schedule.tenant(), schedule.userId(), schedule.channel(), schedule.template(),
+                schedule.definition().tz(), schedule.data(), numbers, fireAts, expiresAts);
     }
 
     private Instant now() {

@@ -12,8 +12,11 @@ import io.quarkus.runtime.configuration.ConfigurationException;
  */
 record ApiKeyEntry(String name, String secret) {
 
-    /** Names go into logs, the timeline and metrics labels. */
-    private static final Pattern NAME = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.-]{0,63}");
+    /**
+     * Names go into logs, the timeline and metrics labels: a tenant's name, then optionally '/' and a name of the key
+     * within it (docs/api.md, "Tenants").
+     */
+    private static final Pattern NAME = Pattern.compile(Tenants.NAME.pattern() + "(/[A-Za-z0-9_.-]{1,64})?");
 
     /** The entry at the 1-based position of the property; null when it is blank. */
     static ApiKeyEntry parse(String entry, String property, int position) {
@@ -29,7 +32,8 @@ record ApiKeyEntry(String name, String secret) {
         String secret = text.substring(equals + 1).strip();
         if (!NAME.matcher(name).matches()) {
             throw refused("entry " + position + " of " + property + " has a name (the part before the first '=')"
-                    + " that is not 1 to 64 letters, digits, '_', '.' or '-'", property);
+                    + " that is not a tenant of 1 to 64 letters, digits, '_', '.' or '-', optionally followed by '/'"
+                    + " and a key name of the same characters", property);
         }
         // a bare base64 secret ends in '=' padding: read as name=secret, its body would become a name in the logs
         if (secret.chars().allMatch(c -> c == '=')) {

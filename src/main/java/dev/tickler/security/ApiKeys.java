@@ -10,9 +10,10 @@ import java.util.Set;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
+import org.jboss.logging.Logger;
+
 import io.quarkus.runtime.Startup;
 
-import dev.tickler.api.SecretSet;
 import dev.tickler.config.TicklerConfig;
 
 /**
@@ -26,7 +27,9 @@ public class ApiKeys {
     static final String PRODUCT_KEYS = "tickler.api.keys";
     static final String OPERATOR_KEYS = "tickler.api.operator-keys";
 
-    private static final Set<String> OPERATOR_ROLES = Set.of(Roles.PRODUCT, Roles.OPERATOR);
+    private static final Logger LOG = Logger.getLogger(ApiKeys.class);
+
+    private static final Set<String> OPERATOR_ROLES = Set.of(Roles.PRODUCT, Roles.OPERATOR, Roles.EVERY_TENANT);
 
     /** What a known key stands for; the secret is not kept beside it. */
     public record ApiKey(String name, Set<String> roles) {
@@ -44,7 +47,7 @@ public class ApiKeys {
         List<ApiKeyEntry> products = named(productEntries, PRODUCT_KEYS, "key-");
         List<ApiKeyEntry> operators = named(operatorEntries, OPERATOR_KEYS, "operator-");
         // without operator keys every product key is an operator: a single-team installation keeps working unchanged
-        Set<String> productRoles = operators.isEmpty() ? OPERATOR_ROLES : Set.of(Roles.PRODUCT);
+        Set<String> productRoles = operators.isEmpty() ? Set.of(Roles.PRODUCT, Roles.OPERATOR) : Set.of(Roles.PRODUCT);
         Map<String, String> nameBySecret = new HashMap<>();
         List<String> secretsInKeyOrder = new ArrayList<>();
         for (ApiKeyEntry entry : products) {
@@ -54,12 +57,23 @@ public class ApiKeys {
             add(entry, OPERATOR_ROLES, nameBySecret, secretsInKeyOrder);
         }
         this.secrets = new SecretSet(secretsInKeyOrder);
+        long tenants = products.stream().map(entry -> Tenants.ofKey(entry.name())).distinct().count();
+        if (operators.isEmpty() && tenants > 1) {
+            LOG.warnf("the product keys belong to %d tenants and no operator key is configured (%s), so each of them is"
+                    + " an operator and reads every tenant's reminders through /v1/admin and the console; configure"
+                    + " operator keys to keep tenants apart there too", tenants, OPERATOR_KEYS);
+        }
     }
 
     /** The key with this secret, compared in constant time; empty for an unknown one. */
     public Optional<ApiKey> find(String secret) {
         int index = secrets.indexOf(secret);
         return index < 0 ? Optional.empty() : Optional.of(keys.get(index));
+    }
+
+    /** The tenants of the configured keys, in name order: what metrics tag and the console offers to filter by. */
+    public List<String> tenants() {
+        return keys.stream().map(key -> Tenants.ofKey(key.name())).distinct().sorted().toList();
     }
 
     /** The key of this name, for a console session that carries the name and must not outlive the key. */

@@ -9,7 +9,8 @@ import io.quarkus.vertx.http.runtime.security.QuarkusHttpUser;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 
-import dev.tickler.api.PushTokens;
+import dev.tickler.http.PushPath;
+
 
 /**
  * The push path never authenticates (its token is its secret), yet with security and metrics both present Quarkus
@@ -36,7 +37,7 @@ public class PushPathAuthFailure {
     }
 
     private static void settle(RoutingContext context) {
-        if (PushTokens.isPushPath(context.normalizedPath())) {
+        if (PushPath.matches(context.normalizedPath())) {
             context.put(QuarkusHttpUser.AUTH_FAILURE_HANDLER, FAIL_REQUEST);
         }
         context.next();

@@ -36,7 +36,8 @@ public class SweepResource {
 
     @POST
     @Path("/sweep")
-    @Operation(summary = "Run one sweep now", description = "Hands off the pending reminders that entered the queue's"
+    @Operation(operationId = "runSweep",
+            summary = "Run one sweep now", description = "Hands off the pending reminders that entered the queue's"
             + " window; for an external scheduler")
     public Uni<SweepReport> sweep(@Context SecurityContext security) {
         LOG.infof("sweep requested by %s", Caller.of(security));
@@ -45,7 +46,8 @@ public class SweepResource {
 
     @POST
     @Path("/reconcile")
-    @Operation(summary = "Run one reconcile pass now", description = "Delivers reminders whose push never came back"
+    @Operation(operationId = "runReconcile",
+            summary = "Run one reconcile pass now", description = "Delivers reminders whose push never came back"
             + " or whose claim's lease expired; for an external scheduler")
     public Uni<ReconcileReport> reconcile(@Context SecurityContext security) {
         LOG.infof("reconcile requested by %s", Caller.of(security));

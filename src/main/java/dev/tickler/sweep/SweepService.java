@@ -4,10 +4,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -21,21 +17,17 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
 import dev.tickler.config.TicklerConfig;
-import dev.tickler.delivery.DeliveryService;
-import dev.tickler.publish.Publication;
+import dev.tickler.delivery.DeliveryIntake;
+import dev.tickler.handoff.HandOff;
+import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.publish.ReminderPublisher;
 import dev.tickler.publish.Via;
-import dev.tickler.quiethours.QuietDecision;
-import dev.tickler.quiethours.QuietHandOffWrites;
-import dev.tickler.quiethours.QuietHours;
 import dev.tickler.schedule.ScheduleTopUp;
-import dev.tickler.sweep.SweepRepository.Parked;
 import dev.tickler.sweep.SweepRepository.ParkedPosition;
 import dev.tickler.time.Pause;
 
@@ -61,9 +53,9 @@ public class SweepService {
     static final int RETENTION_REST_FACTOR = 49;
 
     private final SweepRepository repository;
-    private final ReminderPublisher publisher;
-    private final DeliveryService delivery;
-    private final QuietHandOffWrites quietHandOffs;
+    private final ReminderLedger ledger;
+    private final HandOff handOff;
+    private final DeliveryIntake delivery;
     private final ScheduleTopUp schedules;
     private final Clock clock;
     private final Pause pause;
@@ -74,15 +66,14 @@ public class SweepService {
     private final Timer duration;
     private final Timer reconcileDuration;
 
-    public SweepService(SweepRepository repository, ReminderPublisher publisher, DeliveryService delivery,
-            QuietHandOffWrites quietHandOffs, ScheduleTopUp schedules, Clock clock, Pause pause, TicklerConfig config,
-            MeterRegistry registry) {
+    public SweepService(SweepRepository repository, ReminderLedger ledger, HandOff handOff, DeliveryIntake delivery,
+            ScheduleTopUp schedules, Clock clock, Pause pause, TicklerConfig config, MeterRegistry registry) {
         this.repository = repository;
-        this.quietHandOffs = quietHandOffs;
+        this.ledger = ledger;
+        this.handOff = handOff;
+        this.delivery = delivery;
         this.schedules = schedules;
         this.pause = pause;
-        this.publisher = publisher;
-        this.delivery = delivery;
         this.clock = clock;
         this.config = config.sweep();
         this.retention = config.retention();
@@ -122,8 +113,8 @@ public class SweepService {
                 .chain(() -> reconcile(deadline, reconciled))
                 // after expiry and reconcile, whose ends of occurrences the schedules have not followed up yet
                 .chain(() -> schedules.backstop(deadline).invoke(toppedUp::set))
-                .chain(() -> deleteExpired(retention.finished(), repository::deleteFinished, deadline, deleted))
-                .chain(() -> deleteExpired(retention.failed(), repository::deleteFailed, deadline, deleted))
+                .chain(() -> deleteExpired(retention.finished(), ledger::deleteFinished, deadline, deleted))
+                .chain(() -> deleteExpired(retention.failed(), ledger::deleteFailed, deadline, deleted))
                 .map(ignored -> {
                     long millis = Duration.between(started, clock.instant()).toMillis();
                     SweepReport report = new SweepReport(handedOff.get(), failedPublish.get(), reconciled.get(),
@@ -157,7 +148,7 @@ public class SweepService {
 
     /** Expires what can no longer be sent in time; notes the schedules whose occurrences it ended. */
     private Uni<Void> expireWaiting(AtomicLong expired, Set<Long> endedOccurrencesOf) {
-        return repository.expireWaiting(now()).invoke(scheduleIds -> {
+        return ledger.expireWaiting(now()).invoke(scheduleIds -> {
             expired.set(scheduleIds.size());
             scheduleIds.stream().filter(Objects::nonNull).forEach(endedOccurrencesOf::add);
         }).replaceWithVoid();
@@ -168,12 +159,7 @@ public class SweepService {
      * its schedule's next one, after the run's own writes are committed; a follow-up never fails the run.
      */
     private Uni<Void> followUp(Set<Long> endedOccurrencesOf) {
-        if (endedOccurrencesOf.isEmpty()) {
-            return Uni.createFrom().voidItem();
-        }
-        return Multi.createFrom().iterable(List.copyOf(endedOccurrencesOf))
-                .onItem().transformToUni(schedules::occurrenceEnded).merge(FOLLOW_UPS_IN_FLIGHT)
-                .collect().last().replaceWithVoid();
+        return handOff.followUp(endedOccurrencesOf);
     }
 
     /** One batch of the hand-off: how many rows it held, how many publishes failed, and where it ended. */
@@ -213,86 +199,14 @@ public class SweepService {
         Instant now = now();
         return repository.lockDueParked(connection, now.plus(config.window()), after, config.batchSize())
                 // each publish starts a trace of its own, linked to the registration's, whoever runs the sweep
-                .chain(batch -> {
-                    long failedBefore = failedPublish.get();
-                    return publishAndMark(connection, batch, now, failedPublish, endedOccurrencesOf)
-                            .invoke(handedOff::addAndGet)
-                            .map(marked -> new Batch(batch.size(), (int) (failedPublish.get() - failedBefore),
-                                    batch.isEmpty() ? after : ParkedPosition.of(batch.get(batch.size() - 1))));
-                });
-    }
-
-    /**
-     * Publishes a locked batch and marks what the queue took, under the user's quiet hours (docs/quiet-hours.md):
-     * inside a window a reminder is published for the window's end and marked deferred, or skipped, or expired when
-     * the window outlasts it. Answers how many were handed off, deferred ones included.
-     */
-    private Uni<Integer> publishAndMark(SqlConnection connection, List<Parked> batch, Instant now,
-            AtomicLong failedPublish, Set<Long> endedOccurrencesOf) {
-        Map<Long, Parked> byId = new HashMap<>();
-        Map<Long, QuietDecision> decisions = new HashMap<>();
-        List<Publication> publications = new ArrayList<>();
-        for (Parked parked : batch) {
-            byId.put(parked.id(), parked);
-            QuietDecision decision = QuietHours.check(parked.quietHours(),
-                    parked.fireAt().isAfter(now) ? parked.fireAt() : now, parked.channel(), parked.expiresAt());
-            decisions.put(parked.id(), decision);
-            if (decision instanceof QuietDecision.Allowed) {
-                publications.add(new Publication(parked.id(), parked.version(), parked.handoff(), parked.channel(),
-                        parked.fireAt(), Via.SWEEP, Context.root(), parked.traceContext()));
-            } else if (decision instanceof QuietDecision.Deferred deferred) {
-                publications.add(new Publication(parked.id(), parked.version(), parked.handoff(), parked.channel(),
-                        deferred.dueAt(now), Via.QUIET_HOURS, Context.root(), parked.traceContext()));
-            }
-        }
-        return publisher.publishAll(publications).chain(outcomes -> {
-            List<Long> ids = new ArrayList<>();
-            List<String> messageIds = new ArrayList<>();
-            List<Uni<Boolean>> deferrals = new ArrayList<>();
-            List<Uni<Boolean>> endings = new ArrayList<>();
-            for (ReminderPublisher.Published outcome : outcomes) {
-                long id = outcome.publication().reminderId();
-                if (!outcome.succeeded()) {
-                    failedPublish.incrementAndGet();
-                    LOG.warnf("sweep could not hand off reminder %d, it stays pending: %s", id,
-                            outcome.failure().getMessage());
-                } else if (decisions.get(id) instanceof QuietDecision.Deferred deferred) {
-                    Parked parked = byId.get(id);
-                    deferrals.add(quietHandOffs.deferred(connection, id, parked.version(), parked.handoff(),
-                            outcome.messageId(), deferred.dueAt(now), deferred.until(), now));
-                } else {
-                    ids.add(id);
-                    messageIds.add(outcome.messageId());
-                }
-            }
-            for (Parked parked : batch) {
-                QuietDecision decision = decisions.get(parked.id());
-                Uni<Boolean> ending = null;
-                if (decision instanceof QuietDecision.Skipped) {
-                    ending = quietHandOffs.skipped(connection, parked.id(), parked.version(), parked.handoff(), now);
-                } else if (decision instanceof QuietDecision.Expired expired) {
-                    ending = quietHandOffs.expired(connection, parked.id(), parked.version(), parked.handoff(),
-                            expired.error(), now);
-                }
-                if (ending != null) {
-                    endings.add(ending.invoke(ended -> {
-                        if (ended && parked.scheduleId() != null) {
-                            endedOccurrencesOf.add(parked.scheduleId());
-                        }
-                    }));
-                }
-            }
-            return repository.markHandedOff(connection, ids, messageIds, now)
-                    .chain(marked -> inOrder(deferrals).map(deferred -> marked + deferred))
-                    .call(() -> inOrder(endings));
-        });
-    }
-
-    /** Runs the writes one after another (they share the sweep's connection); answers how many changed their row. */
-    private static Uni<Integer> inOrder(List<Uni<Boolean>> writes) {
-        return Multi.createFrom().iterable(writes).onItem().transformToUniAndConcatenate(write -> write)
-                .collect().asList()
-                .map(written -> (int) written.stream().filter(Boolean::booleanValue).count());
+                .chain(batch -> handOff.handOffLocked(connection, batch, Via.SWEEP)
+                        .invoke(outcome -> {
+                            handedOff.addAndGet(outcome.handedOff());
+                            failedPublish.addAndGet(outcome.failedPublishes());
+                            endedOccurrencesOf.addAll(outcome.endedOccurrencesOf());
+                        })
+                        .map(outcome -> new Batch(batch.size(), outcome.failedPublishes(),
+                                batch.isEmpty() ? after : ParkedPosition.of(batch.get(batch.size() - 1)))));
     }
 
     /**

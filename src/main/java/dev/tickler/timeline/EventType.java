@@ -1,6 +1,6 @@
 package dev.tickler.timeline;
 
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.db.WireNamed;
 
 /** The kinds of event a reminder's timeline holds (docs/contract.md#timeline). */
 public enum EventType implements WireNamed {

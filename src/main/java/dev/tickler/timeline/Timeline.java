@@ -19,7 +19,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.db.WireNamed;
 
 /**
  * Reminders' histories (docs/contract.md#timeline). Events that come with a state change are written by that change's
@@ -35,10 +35,6 @@ public class Timeline {
             + " SELECT r, a, t, d::jsonb FROM unnest($1::bigint[], $2::timestamptz[], $3::text[], $4::text[])"
             + " AS e(r, a, t, d)";
 
-    /** One event through Hibernate's session, for changes made through it (positional parameters, no casts with ::). */
-    public static final String APPEND_ONE_NATIVE = "INSERT INTO reminder_events (reminder_id, at, type, detail)"
-            + " VALUES (?1, ?2, ?3, CAST(CAST(?4 AS text) AS jsonb))";
-
     /**
      * In the order things happened: by time, then by the order written (a publish's event is written once the queue
      * has answered, perhaps after the push it caused, but carries the moment it was sent). The reminder's row comes
@@ -47,7 +43,7 @@ public class Timeline {
     private static final String PAGE = "SELECT e.id, e.at, e.type, e.detail FROM reminders r"
             + " LEFT JOIN LATERAL (SELECT id, at, type, detail FROM reminder_events"
             + " WHERE reminder_id = r.id AND (at, id) > ($2, $3) ORDER BY at, id LIMIT $4) e ON true"
-            + " WHERE r.id = $1 ORDER BY e.at, e.id";
+            + " WHERE r.id = $1 AND ($5::text IS NULL OR r.tenant = $5) ORDER BY e.at, e.id";
 
     private final Pool pool;
 
@@ -90,10 +86,13 @@ public class Timeline {
         return append(List.of(event));
     }
 
-    /** A page of the reminder's history after the given position, oldest first; empty when there is no such reminder. */
-    public Uni<Optional<TimelinePage>> page(long reminderId, EventPosition after, int limit) {
+    /**
+     * A page of the reminder's history after the given position, oldest first; empty when there is no such reminder, or
+     * it is not of the tenant (null: whatever its tenant).
+     */
+    public Uni<Optional<TimelinePage>> page(long reminderId, String tenant, EventPosition after, int limit) {
         EventPosition from = after != null ? after : EventPosition.START;
-        return pool.preparedQuery(PAGE).execute(Tuple.of(reminderId, utc(from.at()), from.eventId(), limit + 1))
+        return pool.preparedQuery(PAGE).execute(Tuple.of(reminderId, utc(from.at()), from.eventId(), limit + 1, tenant))
                 .map(rows -> {
             if (rows.size() == 0) {
                 return Optional.empty();

@@ -19,6 +19,8 @@ import io.opentelemetry.context.Context;
 import io.opentelemetry.context.propagation.TextMapGetter;
 import io.opentelemetry.context.propagation.TextMapSetter;
 
+import dev.tickler.http.PushPath;
+
 /**
  * The spans of a reminder's journey and the W3C context that carries it across the queue (docs/operating.md,
  * "Tracing"): the publish, the push, the claim, the notifier call and the reconciler's take-over, each with the
@@ -51,7 +53,7 @@ public class ReminderTracing {
     static final AttributeKey<String> ERROR_TYPE = AttributeKey.stringKey("error.type");
 
     /** The push path as a route: the token itself is a secret and never becomes an attribute. */
-    public static final String PUSH_ROUTE = "/q/{token}/reminders";
+    public static final String PUSH_ROUTE = PushPath.TEMPLATE;
 
     private static final W3CTraceContextPropagator W3C = W3CTraceContextPropagator.getInstance();
     private static final String TRACEPARENT = "traceparent";

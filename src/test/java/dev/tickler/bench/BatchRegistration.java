@@ -19,9 +19,14 @@ final class BatchRegistration {
 
     /** Posts one batch with the benchmark key and answers how many of its items were created. */
     static int post(HttpClient http, String body) throws Exception {
+        return post(http, ProductionLikeProfile.API_KEY, body);
+    }
+
+    /** Posts one batch with this key (so for its tenant) and answers how many of its items were created. */
+    static int post(HttpClient http, String key, String body) throws Exception {
         HttpResponse<String> response = http.send(HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + RestAssured.port + "/v1/reminders/batch"))
-                .header("Authorization", "Bearer " + ProductionLikeProfile.API_KEY)
+                .header("Authorization", "Bearer " + key)
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(200);

@@ -13,7 +13,7 @@ import io.vertx.sqlclient.Pool;
 import io.vertx.sqlclient.PoolOptions;
 
 import dev.tickler.db.UnnestedStatement;
-import dev.tickler.delivery.ClaimRepository;
+import dev.tickler.ledger.ReminderLedger;
 
 /**
  * The server half of {@link AcknowledgeFloorBenchmarkIT}, started in a JVM of its own: a bare Vert.x server that
@@ -39,10 +39,10 @@ public final class FloorServer {
                     }
                     JsonObject message = body.toJsonObject();
                     OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC);
-                    pool.preparedQuery(ClaimRepository.CLAIM)
+                    pool.preparedQuery(ReminderLedger.CLAIM)
                             .execute(UnnestedStatement.arraysOf(List.of(io.vertx.mutiny.sqlclient.Tuple.of(
                                     message.getLong("reminder_id"), message.getInteger("version"), now.plusMinutes(5),
-                                    now, "push", now.plusSeconds(30)).addValue(null)), ClaimRepository.CLAIM_COLUMNS)
+                                    now, "push", now.plusSeconds(30)).addValue(null)), ReminderLedger.CLAIM_COLUMNS)
                                     .getDelegate())
                             .onComplete(rows -> answer(request, rows.succeeded() && rows.result().size() == 1 ? 200 : 409));
                 }))

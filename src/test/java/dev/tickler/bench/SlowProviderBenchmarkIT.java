@@ -6,7 +6,6 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -45,18 +44,12 @@ class SlowProviderBenchmarkIT {
     public static class SlowProvider extends ProductionLikeProfile {
         @Override
         public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(PostgresResource.class),
-                    new TestResourceEntry(InfraiEmulatorResource.class),
-                    new TestResourceEntry(QuotaNotifier.class, Map.of("quota-per-second",
-                            Integer.toString(QUOTA_PER_SECOND), "latency-millis", "100")));
+            return againstQuota(QUOTA_PER_SECOND, 100);
         }
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> config = new HashMap<>(super.getConfigOverrides());
-            config.put("tickler.push.signing-secret", InfraiEmulatorResource.SIGNING_SECRET);
-            config.put("tickler.infrai.queues.push", InfraiEmulatorResource.PUSHED_QUEUE);
-            config.put("tickler.notify.rate-limit", Integer.toString(QUOTA_PER_SECOND - 1));
+            Map<String, String> config = pushedAndPacedUnder(super.getConfigOverrides(), QUOTA_PER_SECOND);
             config.put("tickler.delivery.lease", "PT30S");
             config.put("tickler.sweep.enabled", "true");
             config.put("tickler.sweep.every", "1h");

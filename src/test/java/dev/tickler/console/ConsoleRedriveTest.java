@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.net.URL;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.util.List;
 import java.util.Map;
 
@@ -24,6 +25,7 @@ import io.quarkus.test.junit.QuarkusTest;
 
 import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
+import dev.tickler.testing.FutureDates;
 
 /**
  * Redrive from the console: one from its page, one, several or all matching after a confirmation; never without the
@@ -171,26 +173,27 @@ class ConsoleRedriveTest {
     @Test
     void theDueWindowFilterTakesFromInclusiveAndToExclusiveAndRedrivesOnlyThose() {
         String user = newUser();
-        long before = database.insertReminder(user, "failed", Instant.parse("2031-03-01T10:00:00Z"),
+        // a day the calendar will not overtake, beyond the hand-off window so that the redriven reminder is parked
+        LocalDate day = FutureDates.day();
+        Instant from = FutureDates.at(day, 0);
+        Instant to = FutureDates.at(day.plusDays(1), 0);
+        long before = database.insertReminder(user, "failed", FutureDates.at(day.minusDays(1), 10),
                 "last_error, attempts", "HTTP 400", 1);
-        long inside = database.insertReminder(user, "failed", Instant.parse("2031-03-02T00:00:00Z"),
-                "last_error, attempts", "HTTP 400", 1);
-        long atTheEnd = database.insertReminder(user, "failed", Instant.parse("2031-03-03T00:00:00Z"),
-                "last_error, attempts", "HTTP 400", 1);
+        long inside = database.insertReminder(user, "failed", from, "last_error, attempts", "HTTP 400", 1);
+        long atTheEnd = database.insertReminder(user, "failed", to, "last_error, attempts", "HTTP 400", 1);
         try (ConsoleBrowser browser = new ConsoleBrowser(base)) {
             browser.signIn("test-key-1");
-            HtmlPage list = browser.open("/ops/dead-letters?user_id=" + user
-                    + "&fire_from=2031-03-02T00:00:00Z&fire_to=2031-03-03T00:00:00Z");
+            HtmlPage list = browser.open("/ops/dead-letters?user_id=" + user + "&fire_from=" + from + "&fire_to=" + to);
             assertThat(list.getHtmlElementById("matching").asNormalizedText()).isEqualTo("1 failed reminder matches.");
             assertThat(list.getElementById("reminder-" + inside)).isNotNull();
-            assertThat(list.<HtmlInput>getHtmlElementById("fire-from").getValue()).isEqualTo("2031-03-02T00:00:00Z");
+            assertThat(list.<HtmlInput>getHtmlElementById("fire-from").getValue()).isEqualTo(from.toString());
 
             HtmlPage confirmation = ConsoleBrowser.click(list, "redrive-matching");
             assertThat(confirmation.getHtmlElementById("count").asNormalizedText()).startsWith("Redrive 1 failed reminder");
             HtmlPage done = ConsoleBrowser.click(confirmation, "confirm");
 
             assertThat(done.getHtmlElementById("notice").asNormalizedText()).isEqualTo("Redrove 1 of 1 reminder.");
-            assertThat(done.getUrl().getQuery()).contains("fire_from=2031-03-02T00%3A00%3A00Z");
+            assertThat(done.getUrl().getQuery()).contains("fire_from=" + from.toString().replace(":", "%3A"));
         }
         assertThat(state(before)).isEqualTo("failed");
         assertThat(state(inside)).as("redriven, and parked until the sweep's window").isEqualTo("pending");
@@ -207,8 +210,9 @@ class ConsoleRedriveTest {
         try (ConsoleBrowser browser = new ConsoleBrowser(base)) {
             browser.signIn("test-key-1");
 
+            // a valid upper bound past the dead letter: only the lower one can make the list empty
             HtmlPage list = browser.open("/ops/dead-letters?user_id=" + user + "&fire_from=yesterday"
-                    + "&fire_to=2031-03-03T00:00:00Z");
+                    + "&fire_to=" + FutureDates.at(FutureDates.day(), 0));
 
             assertThat(list.getWebResponse().getStatusCode()).isEqualTo(400);
             assertThat(list.getHtmlElementById("problems").asNormalizedText())

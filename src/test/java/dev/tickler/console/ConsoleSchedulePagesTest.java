@@ -4,6 +4,8 @@ import static dev.tickler.testing.Api.api;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URL;
+import java.time.LocalDate;
+import java.time.Month;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +18,7 @@ import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 
 import dev.tickler.testing.Api;
+import dev.tickler.testing.FutureDates;
 
 /** A user's schedules, reached from the search, and a schedule's page with its next occurrences and DST notes. */
 @QuarkusTest
@@ -32,7 +35,8 @@ class ConsoleSchedulePagesTest {
         body.put("channel", "sms");
         body.put("template", "take_pills");
         body.put("tz", "Europe/Berlin");
-        body.put("start", "2099-03-27T02:30");
+        LocalDate summerTimeBegins = FutureDates.lastSundayOf(Month.MARCH);
+        body.put("start", summerTimeBegins.minusDays(2) + "T02:30");
         body.put("rrule", "FREQ=DAILY");
         long id = api().body(body).post("/v1/schedules").then().statusCode(201).extract().jsonPath().getLong("id");
         try (ConsoleBrowser browser = new ConsoleBrowser(base)) {
@@ -47,7 +51,7 @@ class ConsoleSchedulePagesTest {
             HtmlPage schedule = links.get(0).click();
             assertThat(schedule.getHtmlElementById("field-rrule").asNormalizedText()).isEqualTo("FREQ=DAILY");
             assertThat(schedule.getHtmlElementById("field-state").asNormalizedText()).isEqualTo("active");
-            // 29 March 2099 is the last Sunday of March: 02:30 does not exist in Berlin and is shifted to 03:30
+            // the third occurrence falls on the last Sunday of March: 02:30 does not exist in Berlin, shifted to 03:30
             List<HtmlElement> notes = schedule.getByXPath("//table[@id='preview']//td[@class='dst']");
             assertThat(notes).hasSize(20);
             assertThat(notes.get(2).asNormalizedText()).isEqualTo("gap_shifted");

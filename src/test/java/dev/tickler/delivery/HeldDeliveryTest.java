@@ -24,7 +24,7 @@ import io.smallrye.common.vertx.VertxContext;
 import io.smallrye.context.SmallRyeThreadContext;
 import io.vertx.core.Vertx;
 
-import dev.tickler.delivery.DeliveryService.Acceptance;
+import dev.tickler.delivery.DeliveryIntake.Acceptance;
 import dev.tickler.publish.ReminderMessage;
 import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
@@ -38,7 +38,7 @@ import dev.tickler.testing.NotifierStandIn.Reply;
 class HeldDeliveryTest {
 
     @Inject
-    DeliveryService delivery;
+    DeliveryIntake delivery;
 
     @Inject
     Vertx vertx;

@@ -22,14 +22,14 @@ class PushMessageTraceContextTest {
     void traceContextBesideTheIdsIsRead() throws Exception {
         assertThat(parse("{\"reminder_id\": 42, \"version\": 3, \"traceparent\": \"" + TRACEPARENT
                 + "\", \"tracestate\": \"vendor=x\"}"))
-                .isEqualTo(new ReminderMessage(42, 3, TRACEPARENT, "vendor=x"));
+                .isEqualTo(new ReminderMessage(42, 3, null, TRACEPARENT, "vendor=x"));
     }
 
     @Test
     void traceContextInsideAnEnvelopeIsRead() throws Exception {
         assertThat(parse("{\"message_id\": \"m-1\", \"delivery_count\": 2, \"payload\": {\"reminder_id\": 42,"
                 + " \"version\": 3, \"traceparent\": \"" + TRACEPARENT + "\"}}"))
-                .isEqualTo(new ReminderMessage(42, 3, TRACEPARENT, null));
+                .isEqualTo(new ReminderMessage(42, 3, null, TRACEPARENT, null));
     }
 
     @Test
@@ -42,7 +42,7 @@ class PushMessageTraceContextTest {
 
     @Test
     void aMessageWithoutTraceContextReadsAsBefore() throws Exception {
-        assertThat(parse("{\"reminder_id\": 42, \"version\": 3}")).isEqualTo(new ReminderMessage(42, 3, null, null));
+        assertThat(parse("{\"reminder_id\": 42, \"version\": 3}")).isEqualTo(new ReminderMessage(42, 3, null, null, null));
     }
 
     private ReminderMessage parse(String json) throws PushMessages.Unreadable {

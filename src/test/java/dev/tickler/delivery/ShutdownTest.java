@@ -24,6 +24,7 @@ import io.quarkus.test.junit.TestProfile;
 
 import dev.tickler.emulator.PublishedMessage;
 import dev.tickler.testing.Api;
+import dev.tickler.testing.CapturedLogs;
 import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.NotifierStandIn.Reply;
 import dev.tickler.testing.OwnApplication;
@@ -54,24 +55,31 @@ class ShutdownTest {
         Map<String, Object> slow = pushReminderAt(Instant.now());
         notifier().script(user(quick), Reply.okAfter(Duration.ofSeconds(1)));
         notifier().script(user(slow), Reply.okAfter(Duration.ofSeconds(6)));
-        long quickId = createdId(quick);
-        long slowId = createdId(slow);
-        await().atMost(DEADLINE).until(() -> !notifier().receivedFor(user(quick)).isEmpty()
-                && !notifier().receivedFor(user(slow)).isEmpty());
+        try (CapturedLogs logs = CapturedLogs.start()) {
+            long quickId = createdId(quick);
+            long slowId = createdId(slow);
+            await().atMost(DEADLINE).until(() -> !notifier().receivedFor(user(quick)).isEmpty()
+                    && !notifier().receivedFor(user(slow)).isEmpty());
 
-        long started = System.nanoTime();
-        shutdown.drain(Duration.ofSeconds(3));
+            long started = System.nanoTime();
+            shutdown.drain(Duration.ofSeconds(3));
 
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
-        Api.get(quickId).body("state", equalTo("sent"));
-        Api.get(slowId).body("state", equalTo("handed_off"));
-        assertThat(publishedFor(slowId, InfraiEmulatorResource.PUSHED_QUEUE)).extracting(PublishedMessage::idempotencyKey)
-                .containsExactly("reminder:" + slowId + ":0:0", "reminder:" + slowId + ":0:1");
-        push(message(slowId, 0)).statusCode(503);
-        // the send that was cut loose still ends, but its claim is gone: it changes nothing
-        await().atMost(DEADLINE).until(() -> notifier().receivedFor(user(slow)).size() == 1);
-        await().pollDelay(Duration.ofSeconds(4)).atMost(DEADLINE)
-                .untilAsserted(() -> Api.get(slowId).body("state", equalTo("handed_off")));
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+            Api.get(quickId).body("state", equalTo("sent"));
+            Api.get(slowId).body("state", equalTo("handed_off"));
+            assertThat(publishedFor(slowId, InfraiEmulatorResource.PUSHED_QUEUE))
+                    .extracting(PublishedMessage::idempotencyKey)
+                    .containsExactly("reminder:" + slowId + ":0:0", "reminder:" + slowId + ":0:1");
+            push(message(slowId, 0)).statusCode(503);
+
+            // the send that was cut loose still gets its 200, but its claim is gone: settling it changes nothing
+            await().atMost(DEADLINE).until(() -> notifier().answeredFor(user(slow)).size() == 1);
+            assertThat(notifier().answeredFor(user(slow)).get(0).status()).isEqualTo(200);
+            String lostClaim = "claim on reminder " + slowId + " (version 0) was no longer held when settling";
+            await().atMost(DEADLINE).until(() -> logs.messages().stream().anyMatch(line -> line.contains(lostClaim)));
+            Api.get(slowId).body("state", equalTo("handed_off")).body("attempts", equalTo(0));
+            assertThat(notifier().receivedFor(user(slow))).hasSize(1);
+        }
     }
 
     private static String user(Map<String, Object> body) {

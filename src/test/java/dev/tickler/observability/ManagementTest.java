@@ -73,6 +73,8 @@ class ManagementTest {
         });
 
         String page = Metrics.page();
+        // the SQL client's per-connection meters are left out (SqlClientMeters); the pool's own are exported
+        assertThat(page).doesNotContain("postgresql_queue_size").contains("sql_pool_queue_size");
         assertThat(page).contains(
                 "tickler_dispatch_lag_seconds_bucket",
                 "tickler_dispatch_lag_seconds_count",

@@ -14,11 +14,13 @@ import io.quarkus.datasource.common.runtime.DataSourceUtil;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 
+import dev.tickler.testing.InfraiEmulatorResource;
 import dev.tickler.testing.TracingProfile;
 
 /**
  * A serving instance as production starts it, and as the suite runs it (no JDBC URL): it opens no JDBC pool, and it
- * calls nobody before its first request; the gauges' refresh, which asks the queue for its stats, starts with it.
+ * calls nobody before its first request (a liveness probe is none); the gauges' refresh, which asks the queue for its
+ * stats, starts with it.
  */
 @QuarkusTest
 @TestProfile(TracingProfile.class)
@@ -30,6 +32,9 @@ class ServingStartTest {
 
         assertThat(AgroalDataSourceUtil.dataSourceInstance(DataSourceUtil.DEFAULT_DATASOURCE_NAME).getHandle().getBean()
                 .isActive()).isFalse();
+        // the platforms' probes, on either port, are not requests: they wake nothing
+        given().get(PublicLiveness.PATH).then().statusCode(200);
+        given().port(InfraiEmulatorResource.managementPort()).get(PublicLiveness.PATH).then().statusCode(200);
         await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(5))
                 .until(() -> emulator().requests() == queueCallsAtStart);
 

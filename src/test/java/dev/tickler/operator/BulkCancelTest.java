@@ -34,6 +34,7 @@ import io.restassured.response.ValidatableResponse;
 
 import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
+import dev.tickler.testing.FutureDates;
 import dev.tickler.testing.InfraiEmulatorResource;
 
 /**
@@ -44,7 +45,8 @@ import dev.tickler.testing.InfraiEmulatorResource;
 class BulkCancelTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(30);
-    private static final Instant LATER = Instant.parse("2040-01-01T00:00:00Z");
+    /** Beyond the hand-off window, on a day the calendar will not overtake. */
+    private static final Instant LATER = FutureDates.at(FutureDates.day(), 0);
 
     @Inject
     SeededReminders seeded;

@@ -9,8 +9,8 @@ import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
 
-import dev.tickler.reminder.Channel;
-import dev.tickler.reminder.ReminderState;
+import dev.tickler.ledger.Channel;
+import dev.tickler.ledger.ReminderState;
 
 /** The filter as SQL, without the application: every field a condition, input only ever a parameter. */
 class FilterSqlTest {
@@ -20,14 +20,15 @@ class FilterSqlTest {
         Instant from = Instant.parse("2026-12-01T00:00:00Z");
         Instant to = Instant.parse("2026-12-02T00:00:00Z");
         ReminderFilter filter = new ReminderFilter(ReminderState.FAILED, Channel.SMS, "trial_ending", "u_1",
-                "50%_off\\", from, to);
+                "50%_off\\", from, to, "checkout");
 
         FilterSql sql = FilterSql.of(filter, null);
 
-        assertThat(sql.whereClause()).isEqualTo(" WHERE state = 'failed' AND channel = $1 AND template = $2"
-                + " AND user_id = $3 AND last_error ILIKE $4 ESCAPE '\\' AND fire_at >= $5 AND fire_at < $6");
+        assertThat(sql.whereClause()).isEqualTo(" WHERE state = 'failed' AND tenant = $1 AND channel = $2"
+                + " AND template = $3 AND user_id = $4 AND last_error ILIKE $5 ESCAPE '\\' AND fire_at >= $6"
+                + " AND fire_at < $7");
         assertThat(IntStream.range(0, sql.parameters().size()).mapToObj(sql.parameters()::getValue).toList())
-                .containsExactly("sms", "trial_ending", "u_1", "%50\\%\\_off\\\\%", from.atOffset(ZoneOffset.UTC),
+                .containsExactly("checkout", "sms", "trial_ending", "u_1", "%50\\%\\_off\\\\%", from.atOffset(ZoneOffset.UTC),
                         to.atOffset(ZoneOffset.UTC));
     }
 

@@ -15,8 +15,8 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.reminder.ListPosition;
-import dev.tickler.reminder.ReminderState;
 import dev.tickler.testing.Database;
 import dev.tickler.testing.QueryPlan;
 
@@ -29,7 +29,7 @@ import dev.tickler.testing.QueryPlan;
 class OperatorQueryPlanTest {
 
     private static final ReminderFilter FAILED =
-            new ReminderFilter(ReminderState.FAILED, null, null, null, null, null, null);
+            new ReminderFilter(ReminderState.FAILED, null, null, null, null, null, null, null);
 
     @Inject
     Database database;
@@ -54,9 +54,9 @@ class OperatorQueryPlanTest {
             for (OperatorReminderRepository.Statement statement : new OperatorReminderRepository.Statement[] {
                     OperatorReminderRepository.searchStatement(FAILED, null, 51),
                     OperatorReminderRepository.searchStatement(FAILED, somewhere, 51),
-                    OperatorReminderRepository.redriveStatement(ReminderFilter.ALL, null, 500, now, "operator-1"),
-                    OperatorReminderRepository.redriveStatement(ReminderFilter.ALL, somewhere, 500, now, "operator-1") }) {
-                // without ANALYZE: the redrive is planned, not run
+                    OperatorReminderRepository.pickToRedriveStatement(ReminderFilter.ALL, null, 500),
+                    OperatorReminderRepository.pickToRedriveStatement(ReminderFilter.ALL, somewhere, 500) }) {
+                // without ANALYZE: the batches a redrive picks are planned, not locked
                 QueryPlan plan = QueryPlan.explain(connection, "FORMAT JSON", statement.sql(),
                         values(statement.parameters()));
 

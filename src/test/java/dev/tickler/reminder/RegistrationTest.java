@@ -13,6 +13,8 @@ import static org.hamcrest.Matchers.nullValue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.Month;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -32,6 +34,7 @@ import io.restassured.path.json.JsonPath;
 
 import dev.tickler.emulator.PublishedMessage;
 import dev.tickler.testing.Api;
+import dev.tickler.testing.FutureDates;
 
 @QuarkusTest
 class RegistrationTest {
@@ -67,7 +70,7 @@ class RegistrationTest {
         long id = created.getLong("id");
         assertThat(created.getString("created_at")).endsWith("Z");
         assertThat(created.getString("updated_at")).endsWith("Z");
-        assertThat(created.getMap("$")).containsOnlyKeys("id", "user_id", "channel", "template", "fire_at", "tz",
+        assertThat(created.getMap("$")).containsOnlyKeys("id", "tenant", "user_id", "channel", "template", "fire_at", "tz",
                 "fire_at_local", "data", "state", "version", "attempts", "message_id", "last_error", "expires_at",
                 "created_at", "updated_at", "sent_at", "urgent", "schedule_id", "occurrence");
 
@@ -78,7 +81,8 @@ class RegistrationTest {
         assertThat(message.messageId()).isEqualTo(created.getString("message_id"));
         assertThat(message.body().getLong("reminder_id")).isEqualTo(id);
         assertThat(message.body().getInteger("version")).isZero();
-        assertThat(message.body().fieldNames()).containsOnly("reminder_id", "version");
+        assertThat(message.body().getString("tenant")).isEqualTo("default");
+        assertThat(message.body().fieldNames()).containsOnly("reminder_id", "version", "tenant");
         long expectedDelay = Duration.between(message.publishedAt(), fireAt).toSeconds();
         assertThat(message.delaySeconds()).isBetween(expectedDelay - 1, expectedDelay + 1);
     }
@@ -154,10 +158,11 @@ class RegistrationTest {
 
     @Test
     void sameInstantWrittenWithAnotherOffsetIsTheSameRegistration() {
-        Map<String, Object> body = reminderAt(Instant.parse("2030-01-15T08:00:00Z"));
+        LocalDate day = FutureDates.day();
+        Map<String, Object> body = reminderAt(FutureDates.at(day, 8));
         long id = createdId(body);
 
-        body.put("fire_at", "2030-01-15T09:00:00+01:00");
+        body.put("fire_at", day + "T09:00:00+01:00");
         create(body).statusCode(200).body("id", equalTo((int) id));
     }
 
@@ -172,40 +177,45 @@ class RegistrationTest {
 
     @Test
     void localTimeIsReadInItsZone() {
-        create(atLocalTime("2030-12-01T09:00", "Europe/Berlin")).statusCode(201)
-                .body("fire_at", equalTo("2030-12-01T08:00:00Z"))
-                .body("fire_at_local", equalTo("2030-12-01T09:00:00+01:00"))
+        LocalDate winter = FutureDates.next(Month.DECEMBER, 1);
+        create(atLocalTime(winter + "T09:00", "Europe/Berlin")).statusCode(201)
+                .body("fire_at", equalTo(winter + "T08:00:00Z"))
+                .body("fire_at_local", equalTo(winter + "T09:00:00+01:00"))
                 .body("tz", equalTo("Europe/Berlin"));
     }
 
     @Test
     void localTimeInADaylightSavingGapMovesForwardByTheGap() {
-        create(atLocalTime("2030-03-31T02:30", "Europe/Berlin")).statusCode(201)
-                .body("fire_at", equalTo("2030-03-31T01:30:00Z"))
-                .body("fire_at_local", equalTo("2030-03-31T03:30:00+02:00"));
+        LocalDate summerTimeBegins = FutureDates.lastSundayOf(Month.MARCH);
+        create(atLocalTime(summerTimeBegins + "T02:30", "Europe/Berlin")).statusCode(201)
+                .body("fire_at", equalTo(summerTimeBegins + "T01:30:00Z"))
+                .body("fire_at_local", equalTo(summerTimeBegins + "T03:30:00+02:00"));
     }
 
     @Test
     void localTimeInADaylightSavingOverlapTakesTheEarlierOffset() {
-        create(atLocalTime("2030-10-27T02:30", "Europe/Berlin")).statusCode(201)
-                .body("fire_at", equalTo("2030-10-27T00:30:00Z"))
-                .body("fire_at_local", equalTo("2030-10-27T02:30:00+02:00"));
+        LocalDate summerTimeEnds = FutureDates.lastSundayOf(Month.OCTOBER);
+        create(atLocalTime(summerTimeEnds + "T02:30", "Europe/Berlin")).statusCode(201)
+                .body("fire_at", equalTo(summerTimeEnds + "T00:30:00Z"))
+                .body("fire_at_local", equalTo(summerTimeEnds + "T02:30:00+02:00"));
     }
 
     @Test
     void zoneDefaultsToUtc() {
-        create(atLocalTime("2030-06-01T09:00:00", null)).statusCode(201)
+        LocalDate day = FutureDates.day();
+        create(atLocalTime(day + "T09:00:00", null)).statusCode(201)
                 .body("tz", equalTo("UTC"))
-                .body("fire_at", equalTo("2030-06-01T09:00:00Z"))
-                .body("fire_at_local", equalTo("2030-06-01T09:00:00Z"));
+                .body("fire_at", equalTo(day + "T09:00:00Z"))
+                .body("fire_at_local", equalTo(day + "T09:00:00Z"));
     }
 
     @Test
     void expiresAfterSetsExpiresAtFromFireAt() {
-        Map<String, Object> body = reminderAt(Instant.parse("2030-02-01T10:00:00Z"));
+        LocalDate day = FutureDates.day();
+        Map<String, Object> body = reminderAt(FutureDates.at(day, 10));
         body.put("expires_after", "PT6H");
 
-        create(body).statusCode(201).body("expires_at", equalTo("2030-02-01T16:00:00Z"));
+        create(body).statusCode(201).body("expires_at", equalTo(day + "T16:00:00Z"));
     }
 
     @Test

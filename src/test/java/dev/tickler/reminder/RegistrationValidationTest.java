@@ -22,6 +22,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.response.ValidatableResponse;
 
+import dev.tickler.testing.FutureDates;
+
 @QuarkusTest
 class RegistrationValidationTest {
 
@@ -38,7 +40,7 @@ class RegistrationValidationTest {
                 Arguments.of("template", "", "must be 1 to 128 characters"),
                 Arguments.of("template", "t".repeat(129), "must be 1 to 128 characters"),
                 Arguments.of("template", "trial ending!", "may only hold A-Z, a-z, 0-9, '_', '.' and '-'"),
-                Arguments.of("fire_at", "2030-12-01T08:00:00",
+                Arguments.of("fire_at", FutureDates.day() + "T08:00:00",
                         "must be an ISO-8601 instant with an offset, e.g. 2026-12-01T08:00:00Z"),
                 Arguments.of("fire_at", "tomorrow",
                         "must be an ISO-8601 instant with an offset, e.g. 2026-12-01T08:00:00Z"),
@@ -68,7 +70,7 @@ class RegistrationValidationTest {
     @Test
     void bothFireAtAndLocalTimeAreRefused() {
         Map<String, Object> body = reminderAt(TOMORROW);
-        body.put("local_time", "2030-12-01T09:00");
+        body.put("local_time", FutureDates.day() + "T09:00");
         body.put("tz", "Europe/Berlin");
 
         expectSingleFieldError(create(body), "fire_at", "give either fire_at or local_time with tz, not both");
@@ -78,7 +80,7 @@ class RegistrationValidationTest {
     void localTimeWithAnOffsetIsRefused() {
         Map<String, Object> body = reminderAt(TOMORROW);
         body.remove("fire_at");
-        body.put("local_time", "2030-12-01T09:00+01:00");
+        body.put("local_time", FutureDates.day() + "T09:00+01:00");
 
         expectSingleFieldError(create(body), "local_time",
                 "must be an ISO-8601 wall-clock time without offset, e.g. 2026-12-01T09:00");

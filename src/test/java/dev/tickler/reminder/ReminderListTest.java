@@ -9,7 +9,7 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
 import java.time.Duration;
-import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,20 +21,29 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
 
+import dev.tickler.testing.FutureDates;
+
 @QuarkusTest
 class ReminderListTest {
+
+    /** Midnight UTC of a day beyond the hand-off window, so the listed reminders stay pending; months after it. */
+    private final LocalDate day = FutureDates.day();
+
+    private String midnight(int monthsLater) {
+        return FutureDates.at(day.plusMonths(monthsLater), 0).toString();
+    }
 
     @Test
     void pagesWalkAUsersRemindersInFireAtThenIdOrder() {
         String user = newUser();
         List<Long> expected = new ArrayList<>();
         // created out of order, two of them at the same instant under different templates
-        expected.add(createdId(reminder(user, "c", "2031-03-01T00:00:00Z")));
-        expected.add(0, createdId(reminder(user, "a", "2031-01-01T00:00:00Z")));
-        expected.add(1, createdId(reminder(user, "b1", "2031-02-01T00:00:00Z")));
-        expected.add(2, createdId(reminder(user, "b2", "2031-02-01T00:00:00Z")));
-        expected.add(createdId(reminder(user, "d", "2031-04-01T00:00:00Z")));
-        createdId(reminder(newUser(), "a", "2031-01-01T00:00:00Z"));
+        expected.add(createdId(reminder(user, "c", midnight(2))));
+        expected.add(0, createdId(reminder(user, "a", midnight(0))));
+        expected.add(1, createdId(reminder(user, "b1", midnight(1))));
+        expected.add(2, createdId(reminder(user, "b2", midnight(1))));
+        expected.add(createdId(reminder(user, "d", midnight(3))));
+        createdId(reminder(newUser(), "a", midnight(0)));
 
         List<Long> seen = new ArrayList<>();
         String cursor = null;
@@ -57,8 +66,8 @@ class ReminderListTest {
     @Test
     void lastFullPageHasNoNext() {
         String user = newUser();
-        createdId(reminder(user, "a", "2031-01-01T00:00:00Z"));
-        createdId(reminder(user, "b", "2031-01-02T00:00:00Z"));
+        createdId(reminder(user, "a", midnight(0)));
+        createdId(reminder(user, "b", FutureDates.at(day.plusDays(1), 0).toString()));
 
         api().queryParam("user_id", user).queryParam("limit", 2).get("/v1/reminders").then()
                 .statusCode(200)
@@ -69,8 +78,8 @@ class ReminderListTest {
     @Test
     void stateFiltersTheList() {
         String user = newUser();
-        long kept = createdId(reminder(user, "a", "2031-01-01T00:00:00Z"));
-        long cancelled = createdId(reminder(user, "b", "2031-01-02T00:00:00Z"));
+        long kept = createdId(reminder(user, "a", midnight(0)));
+        long cancelled = createdId(reminder(user, "b", FutureDates.at(day.plusDays(1), 0).toString()));
         api().delete("/v1/reminders/" + cancelled).then().statusCode(200);
 
         api().queryParam("user_id", user).queryParam("state", "cancelled").get("/v1/reminders").then()
@@ -85,7 +94,7 @@ class ReminderListTest {
     void defaultLimitIsFifty() {
         String user = newUser();
         for (int day = 1; day <= 51; day++) {
-            createdId(reminder(user, "t" + day, Instant.parse("2031-05-01T00:00:00Z").plus(Duration.ofDays(day)).toString()));
+            createdId(reminder(user, "t" + day, FutureDates.at(this.day, 0).plus(Duration.ofDays(day)).toString()));
         }
         api().queryParam("user_id", user).get("/v1/reminders").then()
                 .statusCode(200)

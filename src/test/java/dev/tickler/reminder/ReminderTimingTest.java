@@ -11,6 +11,7 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 import dev.tickler.problem.FieldError;
+import dev.tickler.time.ReminderTiming;
 
 /**
  * The timing rules (docs/contract.md#time-rules) without the HTTP layer: DST, the supported instant range, zone ids,

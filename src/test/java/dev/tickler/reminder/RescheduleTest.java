@@ -10,6 +10,8 @@ import static org.hamcrest.Matchers.nullValue;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.Month;
 import java.util.List;
 import java.util.Map;
 
@@ -24,12 +26,17 @@ import io.restassured.response.ValidatableResponse;
 
 import dev.tickler.emulator.PublishedMessage;
 import dev.tickler.testing.Database;
+import dev.tickler.testing.FutureDates;
 
 @QuarkusTest
 class RescheduleTest {
 
     @Inject
     Database database;
+
+    /** A day beyond the hand-off window that the calendar will not overtake, and 08:00 UTC on it. */
+    private final LocalDate day = FutureDates.day();
+    private final Instant parked = FutureDates.at(day, 8);
 
     @Test
     void reschedulingAHandedOffReminderBumpsTheVersionAndPublishesTheNewVersion() {
@@ -53,7 +60,7 @@ class RescheduleTest {
     void reschedulingBeyondTheWeekParksTheNewVersion() {
         long id = createdId(reminderAt(Instant.now().plus(Duration.ofHours(1))));
 
-        patch(id, Map.of("fire_at", "2031-01-01T00:00:00Z"))
+        patch(id, Map.of("fire_at", FutureDates.at(day, 0).toString()))
                 .statusCode(200)
                 .body("state", equalTo("pending"))
                 .body("version", equalTo(1))
@@ -64,45 +71,47 @@ class RescheduleTest {
 
     @Test
     void localTimeWithoutZoneIsReadInTheStoredZone() {
-        Map<String, Object> body = reminderAt(Instant.parse("2031-01-01T08:00:00Z"));
+        Map<String, Object> body = reminderAt(parked);
         body.put("tz", "America/New_York");
         long id = createdId(body);
+        LocalDate summer = FutureDates.next(Month.JULY, 4);
 
-        patch(id, Map.of("local_time", "2031-07-04T09:00"))
+        patch(id, Map.of("local_time", summer + "T09:00"))
                 .statusCode(200)
-                .body("fire_at", equalTo("2031-07-04T13:00:00Z"))
-                .body("fire_at_local", equalTo("2031-07-04T09:00:00-04:00"));
+                .body("fire_at", equalTo(summer + "T13:00:00Z"))
+                .body("fire_at_local", equalTo(summer + "T09:00:00-04:00"));
     }
 
     @Test
     void dataAloneCanChangeAndStillBumpsTheVersion() {
-        long id = createdId(reminderAt(Instant.parse("2031-01-01T08:00:00Z")));
+        long id = createdId(reminderAt(parked));
 
         patch(id, Map.of("data", Map.of("plan", "team")))
                 .statusCode(200)
                 .body("data.plan", equalTo("team"))
-                .body("fire_at", equalTo("2031-01-01T08:00:00Z"))
+                .body("fire_at", equalTo(parked.toString()))
                 .body("version", equalTo(1));
     }
 
     @Test
     void movedReminderKeepsItsExpiryWindowUnlessANewOneIsGiven() {
-        Map<String, Object> body = reminderAt(Instant.parse("2031-01-01T08:00:00Z"));
+        Map<String, Object> body = reminderAt(parked);
         body.put("expires_after", "PT2H");
         long id = createdId(body);
+        LocalDate later = day.plusMonths(1);
 
-        patch(id, Map.of("fire_at", "2031-02-01T08:00:00Z")).statusCode(200)
-                .body("expires_at", equalTo("2031-02-01T10:00:00Z"));
+        patch(id, Map.of("fire_at", later + "T08:00:00Z")).statusCode(200)
+                .body("expires_at", equalTo(later + "T10:00:00Z"));
         patch(id, Map.of("expires_after", "PT30M")).statusCode(200)
-                .body("expires_at", equalTo("2031-02-01T08:30:00Z"));
+                .body("expires_at", equalTo(later + "T08:30:00Z"));
     }
 
     @Test
     void failedReminderCanBeRescheduledAndStartsAfresh() {
-        long id = createdId(reminderAt(Instant.parse("2031-01-01T08:00:00Z")));
+        long id = createdId(reminderAt(parked));
         database.setState(id, "failed");
 
-        patch(id, Map.of("fire_at", "2031-01-02T08:00:00Z"))
+        patch(id, Map.of("fire_at", parked.plus(Duration.ofDays(1)).toString()))
                 .statusCode(200)
                 .body("state", equalTo("pending"))
                 .body("attempts", equalTo(0))
@@ -112,10 +121,10 @@ class RescheduleTest {
     @ParameterizedTest
     @ValueSource(strings = { "delivering", "sent", "cancelled", "expired" })
     void onlyPendingHandedOffOrFailedRemindersCanChange(String state) {
-        long id = createdId(reminderAt(Instant.parse("2031-01-01T08:00:00Z")));
+        long id = createdId(reminderAt(parked));
         database.setState(id, state);
 
-        patch(id, Map.of("fire_at", "2031-01-02T08:00:00Z"))
+        patch(id, Map.of("fire_at", parked.plus(Duration.ofDays(1)).toString()))
                 .statusCode(409)
                 .contentType("application/problem+json")
                 .body("type", equalTo("urn:tickler:problem:conflict"))
@@ -127,13 +136,13 @@ class RescheduleTest {
 
     @Test
     void movingOntoAnotherRemindersTimeIsAConflict() {
-        Map<String, Object> first = reminderAt(Instant.parse("2031-01-01T08:00:00Z"));
+        Map<String, Object> first = reminderAt(parked);
         createdId(first);
         Map<String, Object> second = new java.util.HashMap<>(first);
-        second.put("fire_at", "2031-01-01T09:00:00Z");
+        second.put("fire_at", parked.plus(Duration.ofHours(1)).toString());
         long id = createdId(second);
 
-        patch(id, Map.of("fire_at", "2031-01-01T08:00:00Z"))
+        patch(id, Map.of("fire_at", parked.toString()))
                 .statusCode(409)
                 .body("detail", equalTo("another reminder of this user and template already fires at that time"));
         api().get("/v1/reminders/" + id).then().body("version", equalTo(0));
@@ -141,7 +150,7 @@ class RescheduleTest {
 
     @Test
     void emptyChangeIsRefused() {
-        long id = createdId(reminderAt(Instant.parse("2031-01-01T08:00:00Z")));
+        long id = createdId(reminderAt(parked));
 
         patch(id, Map.of()).statusCode(400)
                 .body("errors", equalTo(List.of(Map.of("field", "body",
@@ -150,13 +159,13 @@ class RescheduleTest {
 
     @Test
     void invalidChangeIsRefusedWithFieldErrors() {
-        long id = createdId(reminderAt(Instant.parse("2031-01-01T08:00:00Z")));
+        long id = createdId(reminderAt(parked));
 
-        patch(id, Map.of("fire_at", "2031-01-01T08:00:00Z", "local_time", "2031-01-01T09:00", "state", "sent"))
+        patch(id, Map.of("fire_at", parked.toString(), "local_time", day + "T09:00", "state", "sent"))
                 .statusCode(400)
                 .body("errors[0].field", equalTo("state"))
                 .body("errors[0].message", equalTo("unknown field"));
-        patch(id, Map.of("fire_at", "2031-01-01T08:00:00Z", "local_time", "2031-01-01T09:00"))
+        patch(id, Map.of("fire_at", parked.toString(), "local_time", day + "T09:00"))
                 .statusCode(400)
                 .body("errors", equalTo(List.of(Map.of("field", "fire_at",
                         "message", "give either fire_at or local_time with tz, not both"))));
@@ -164,7 +173,7 @@ class RescheduleTest {
 
     @Test
     void unknownReminderCannotChange() {
-        patch(999_999_999L, Map.of("fire_at", "2031-01-01T08:00:00Z")).statusCode(404)
+        patch(999_999_999L, Map.of("fire_at", parked.toString())).statusCode(404)
                 .body("detail", equalTo("reminder 999999999 does not exist"));
     }
 

@@ -9,7 +9,7 @@ import java.util.Map;
 
 import org.junit.jupiter.api.Test;
 
-import dev.tickler.reminder.Channel;
+import dev.tickler.ledger.Channel;
 import dev.tickler.schedule.ScheduleRow.Position;
 import dev.tickler.schedule.recurrence.DstPolicy;
 import dev.tickler.schedule.recurrence.RecurrenceRule;
@@ -22,12 +22,12 @@ class OccurrencePlanTest {
     private static ScheduleRow daily(String start, String rule, CatchUp catchUp) {
         ScheduleDefinition definition = new ScheduleDefinition(LocalDateTime.parse(start), "UTC",
                 RecurrenceRule.parse(rule), DstPolicy.DEFAULT);
-        return new ScheduleRow(1, "u", Channel.EMAIL, "t", Map.of(), null, definition, catchUp, ScheduleState.ACTIVE,
+        return new ScheduleRow(1, "default", "u", Channel.EMAIL, "t", Map.of(), null, definition, catchUp, ScheduleState.ACTIVE,
                 0, 0, Position.BEFORE_FIRST, Position.BEFORE_FIRST, 0, "key-1", NOW, NOW);
     }
 
     private static ScheduleRow after(ScheduleRow schedule, OccurrencePlan.Plan plan) {
-        return new ScheduleRow(schedule.id(), schedule.userId(), schedule.channel(), schedule.template(),
+        return new ScheduleRow(schedule.id(), schedule.tenant(), schedule.userId(), schedule.channel(), schedule.template(),
                 schedule.data(), null, schedule.definition(), schedule.catchUp(), ScheduleState.ACTIVE,
                 schedule.skippedCount() + plan.skipped(), plan.lastNumber(), plan.cursor(), plan.anchor(), 0,
                 "key-1", NOW, NOW);

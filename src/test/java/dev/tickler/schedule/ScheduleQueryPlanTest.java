@@ -60,10 +60,14 @@ class ScheduleQueryPlanTest {
     @Test
     void aUsersListReadsItsIndex() {
         QueryPlan plan = QueryPlan.explain(pool, "ANALYZE, FORMAT JSON", ScheduleRepository.LIST, "plan-schedule-7",
-                0L, 51);
+                0L, 51, "default");
+        QueryPlan everyTenant = QueryPlan.explain(pool, "ANALYZE, FORMAT JSON", ScheduleRepository.LIST_EVERY_TENANT,
+                "plan-schedule-7", 0L, 51);
 
         assertThat(plan.seqScanned()).isEmpty();
-        assertThat(plan.indexes()).contains("schedules_user_id_id_idx");
+        assertThat(plan.indexes()).contains("schedules_user_tenant_id_idx");
+        assertThat(everyTenant.seqScanned()).isEmpty();
+        assertThat(everyTenant.indexes()).contains("schedules_user_tenant_id_idx");
     }
 
     @Test

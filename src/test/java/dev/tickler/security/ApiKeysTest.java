@@ -18,7 +18,9 @@ import dev.tickler.security.ApiKeys.ApiKey;
  */
 class ApiKeysTest {
 
-    private static final Set<String> OPERATOR = Set.of(Roles.PRODUCT, Roles.OPERATOR);
+    private static final Set<String> OPERATOR = Set.of(Roles.PRODUCT, Roles.OPERATOR, Roles.EVERY_TENANT);
+    /** A product key that is an operator only because no operator key is configured. */
+    private static final Set<String> PROMOTED = Set.of(Roles.PRODUCT, Roles.OPERATOR);
     private static final Set<String> PRODUCT = Set.of(Roles.PRODUCT);
 
     @Test
@@ -46,8 +48,8 @@ class ApiKeysTest {
     void withoutOperatorKeysEveryProductKeyIsAnOperator() {
         ApiKeys keys = new ApiKeys(List.of("checkout=4f9a", "bare"), List.of());
 
-        assertThat(keys.find("4f9a").map(ApiKey::roles)).contains(OPERATOR);
-        assertThat(keys.find("bare").map(ApiKey::roles)).contains(OPERATOR);
+        assertThat(keys.find("4f9a").map(ApiKey::roles)).contains(PROMOTED);
+        assertThat(keys.find("bare").map(ApiKey::roles)).contains(PROMOTED);
     }
 
     @Test

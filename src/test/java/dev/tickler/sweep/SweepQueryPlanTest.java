@@ -14,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 
+import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
 import dev.tickler.testing.QueryPlan;
@@ -67,7 +68,7 @@ class SweepQueryPlanTest {
 
         QueryPlan overdue = QueryPlan.explain(pool, "ANALYZE, BUFFERS, FORMAT JSON", SweepRepository.OVERDUE,
                 now.minus(Duration.ofMinutes(10)).atOffset(ZoneOffset.UTC), now.atOffset(ZoneOffset.UTC), 2000);
-        QueryPlan expiry = QueryPlan.explain(pool, "FORMAT JSON", SweepRepository.EXPIRE_WAITING,
+        QueryPlan expiry = QueryPlan.explain(pool, "FORMAT JSON", ReminderLedger.EXPIRE_WAITING.sql(),
                 now.atOffset(ZoneOffset.UTC));
 
         assertThat(overdue.nodeTypes()).doesNotContain("Seq Scan");
@@ -86,13 +87,13 @@ class SweepQueryPlanTest {
     void retentionDeletesReadTheFinishedIndexOnly() {
         Instant cutOff = Instant.now().minus(Duration.ofDays(30));
 
-        for (String delete : new String[] { SweepRepository.DELETE_FINISHED, SweepRepository.DELETE_FAILED }) {
+        for (String delete : new String[] { ReminderLedger.DELETE_FINISHED.sql(), ReminderLedger.DELETE_FAILED.sql() }) {
             QueryPlan plan = QueryPlan.explain(pool, "FORMAT JSON", delete, cutOff.atOffset(ZoneOffset.UTC),
                     SweepService.RETENTION_BATCH);
 
             // failed reminders have a partial index of their own too (the operator API's), which may be the cheaper read
             assertThat(plan.indexes()).as(delete).containsAnyOf("reminders_finished_updated_at_idx",
-                    delete.equals(SweepRepository.DELETE_FAILED) ? "reminders_failed_fire_at_id_idx"
+                    delete.equals(ReminderLedger.DELETE_FAILED.sql()) ? "reminders_failed_fire_at_id_idx"
                             : "reminders_finished_updated_at_idx");
             assertThat(plan.seqScanned()).as(delete).doesNotContain("reminders");
         }

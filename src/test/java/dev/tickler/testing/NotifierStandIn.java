@@ -21,8 +21,9 @@ import com.sun.net.httpserver.HttpServer;
 import io.vertx.core.json.JsonObject;
 
 /**
- * The notification provider as a real HTTP server on loopback. It records every request and answers 200 unless a
- * test scripted other answers for a user; scripts are per user so tests never see each other's traffic.
+ * The notification provider as a real HTTP server on loopback. It records every request as it arrives and every
+ * answer once it is written, and answers 200 unless a test scripted other answers for a user; scripts are per user so
+ * tests never see each other's traffic.
  */
 public final class NotifierStandIn implements AutoCloseable {
 
@@ -55,9 +56,14 @@ public final class NotifierStandIn implements AutoCloseable {
         }
     }
 
+    /** An answer written in full to the caller: the request it answers, its status, and when it was done. */
+    public record Answered(Received request, int status, Instant at) {
+    }
+
     private final HttpServer server;
     private final ExecutorService executor = Executors.newCachedThreadPool();
     private final Queue<Received> received = new ConcurrentLinkedQueue<>();
+    private final Queue<Answered> answered = new ConcurrentLinkedQueue<>();
     private final Map<String, Deque<Reply>> scripts = new ConcurrentHashMap<>();
 
     private NotifierStandIn() throws IOException {
@@ -84,8 +90,14 @@ public final class NotifierStandIn implements AutoCloseable {
         scripts.computeIfAbsent(userId, user -> new ArrayDeque<>()).addAll(List.of(replies));
     }
 
+    /** The requests for this user, as they arrived (before any scripted pause). */
     public List<Received> receivedFor(String userId) {
         return received.stream().filter(request -> userId.equals(request.userId())).toList();
+    }
+
+    /** The answers to this user's requests that were written to the caller, in the order they were finished. */
+    public List<Answered> answeredFor(String userId) {
+        return answered.stream().filter(answer -> userId.equals(answer.request().userId())).toList();
     }
 
     @Override
@@ -97,8 +109,9 @@ public final class NotifierStandIn implements AutoCloseable {
     private void handle(HttpExchange exchange) throws IOException {
         try (exchange) {
             JsonObject body = new JsonObject(new String(exchange.getRequestBody().readAllBytes()));
-            received.add(new Received(Instant.now(), exchange.getRequestHeaders().getFirst("Idempotency-Key"),
-                    exchange.getRequestHeaders().getFirst("traceparent"), body));
+            Received request = new Received(Instant.now(), exchange.getRequestHeaders().getFirst("Idempotency-Key"),
+                    exchange.getRequestHeaders().getFirst("traceparent"), body);
+            received.add(request);
             Reply reply = nextReply(body.getString("user_id"));
             if (!reply.hold().isZero()) {
                 Thread.sleep(reply.hold().toMillis());
@@ -112,6 +125,7 @@ public final class NotifierStandIn implements AutoCloseable {
             try (OutputStream out = exchange.getResponseBody()) {
                 out.write(answer);
             }
+            answered.add(new Answered(request, reply.status(), Instant.now()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

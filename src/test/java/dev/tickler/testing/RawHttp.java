@@ -7,7 +7,9 @@ import java.io.UncheckedIOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 
 import io.restassured.RestAssured;
 
@@ -37,10 +39,57 @@ public final class RawHttp {
 
     /** A POST with a Content-Length body; answers the raw answer text when the client reads it, else "". */
     public static String post(String path, String contentType, String body, Departure departure) {
+        return exchange(postRequest(path, contentType, body), departure);
+    }
+
+    /** The bytes of a POST with a Content-Length body. */
+    public static byte[] postRequest(String path, String contentType, String body) {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         String head = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: " + contentType
                 + "\r\nContent-Length: " + bytes.length + "\r\n\r\n";
-        return exchange(concat(head.getBytes(StandardCharsets.US_ASCII), bytes), departure);
+        return concat(head.getBytes(StandardCharsets.US_ASCII), bytes);
+    }
+
+    /** The bytes of a chunked POST of {@code totalBytes} body bytes in 16 KiB chunks. */
+    public static byte[] chunkedPostRequest(String path, int totalBytes) {
+        ByteArrayOutputStream request = new ByteArrayOutputStream();
+        request.writeBytes(("POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                + "Transfer-Encoding: chunked\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        byte[] chunk = "x".repeat(16 * 1024).getBytes(StandardCharsets.US_ASCII);
+        for (int sent = 0; sent < totalBytes; sent += chunk.length) {
+            request.writeBytes((Integer.toHexString(chunk.length) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            request.writeBytes(chunk);
+            request.writeBytes("\r\n".getBytes(StandardCharsets.US_ASCII));
+        }
+        request.writeBytes("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+        return request.toByteArray();
+    }
+
+    /** The bytes of a plain GET. */
+    public static byte[] getRequest(String path) {
+        return ("GET " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /**
+     * Writes the requests one after the other on one connection, each once the answer to the one before has been read,
+     * and answers the raw answers in order ("" for one that never came). The server handles the requests of a
+     * connection in turn, so what it does for the last one (its access-log line, say) comes after it was done with
+     * every one before.
+     */
+    public static List<String> exchangeInTurn(byte[]... requests) {
+        List<String> answers = new ArrayList<>();
+        try (Socket socket = new Socket("127.0.0.1", port())) {
+            socket.setTcpNoDelay(true);
+            socket.setSoTimeout(10_000);
+            for (byte[] request : requests) {
+                socket.getOutputStream().write(request);
+                socket.getOutputStream().flush();
+                answers.add(readAnswer(socket.getInputStream()));
+            }
+            return answers;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Writes the bytes as they are and leaves as told; answers what came back when the client reads. */

@@ -40,7 +40,7 @@ class TracingOffTest {
 
         assertThat(publishedFor(id, InfraiEmulatorResource.PUSHED_QUEUE)).singleElement()
                 .satisfies(message -> assertThat(message.body().fieldNames()).containsExactlyInAnyOrder("reminder_id",
-                        "version"));
+                        "version", "tenant"));
         assertThat(notifier().receivedFor(user)).singleElement().extracting(Received::traceparent).isNull();
         assertThat(database.count("select count(*) from reminders where id = $1 and trace_context is null", id))
                 .isEqualTo(1);

@@ -2,10 +2,12 @@ package dev.tickler.console.rest;
 
 import java.net.URI;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.format.DateTimeFormatter;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 
@@ -22,17 +24,18 @@ import io.smallrye.mutiny.Uni;
 
 import dev.tickler.console.BarChart;
 import dev.tickler.console.ConsoleSessions;
-import dev.tickler.console.OverviewFigures;
 import dev.tickler.console.OverviewFigures.LatenessBucket;
+import dev.tickler.console.OverviewFigures;
 import dev.tickler.console.QueueFigures;
 import dev.tickler.console.ReminderDesk;
+import dev.tickler.ledger.ReminderRow;
+import dev.tickler.ledger.ReminderState;
+import dev.tickler.operator.Overview.TenantFigures;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.quiethours.QuietHoursService;
 import dev.tickler.quiethours.StoredQuietHours;
 import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderPage;
-import dev.tickler.reminder.ReminderRow;
-import dev.tickler.reminder.ReminderState;
 import dev.tickler.timeline.EventPosition;
 import dev.tickler.validation.TextRules;
 
@@ -83,8 +86,20 @@ public class ConsoleResource {
                     Views.millis(figures.dispatchLag().p99()),
                     BarChart.of("Lateness of the last 24 hours' sends (fire_at → sent_at)", figures.lateness().stream()
                             .map(bucket -> new BarChart.Point(latenessLabel(bucket), bucket.count(), true)).toList()),
-                    forecastChart(figures.forecast())));
+                    forecastChart(figures.forecast()), Arrays.stream(ReminderState.values())
+                            .map(ReminderState::wireName).toList(), tenantLines(figures.byTenant())));
         });
+    }
+
+    private static List<Templates.TenantLine> tenantLines(Map<String, TenantFigures> byTenant) {
+        return byTenant.entrySet().stream().map(tenant -> new Templates.TenantLine(tenant.getKey(),
+                Arrays.stream(ReminderState.values()).map(tenant.getValue().counts()::get).toList(),
+                lateness(tenant.getValue().latenessP99()))).toList();
+    }
+
+    private static String lateness(Duration duration) {
+        return duration != null && duration.toSeconds() < 60 ? Views.millis(duration.toNanos() / 1e6)
+                : Views.duration(duration);
     }
 
     @GET
@@ -92,15 +107,15 @@ public class ConsoleResource {
     public Uni<Response> search(@RestQuery String q, @RestQuery String after) {
         String query = q == null ? "" : q.strip();
         if (query.isEmpty()) {
-            return Html.ok(Templates.search(page("Search", "search"), "", null, null, null, null));
+            return Html.ok(Templates.search(page("Search", "search"), "", null, null, null, List.of()));
         }
         Uni<Optional<ReminderRow>> byId = query.matches(ID) ? desk.find(Long.parseLong(query))
                 : Uni.createFrom().item(Optional.empty());
         ListPosition position = after == null ? null : ListPosition.fromCursor(after).orElse(null);
         Uni<ReminderPage> byUser = query.length() <= 128 ? desk.forUser(query, position, PAGE_SIZE)
                 : Uni.createFrom().item(new ReminderPage(List.of(), null));
-        Uni<Optional<StoredQuietHours>> userQuietHours = query.length() <= 128 && TextRules.isStorable(query)
-                ? quietHours.find(query) : Uni.createFrom().item(Optional.empty());
+        Uni<List<StoredQuietHours>> userQuietHours = query.length() <= 128 && TextRules.isStorable(query)
+                ? quietHours.findInEveryTenant(query) : Uni.createFrom().item(List.of());
         return Uni.combine().all().unis(byId, byUser, userQuietHours).asTuple().chain(found -> {
             ReminderPage userPage = found.getItem2();
             return Html.ok(Templates.search(page("Search", "search"), query,
@@ -108,7 +123,7 @@ public class ConsoleResource {
                     userPage.items().stream().map(Views.ReminderLine::of).toList(),
                     userPage.next() == null ? null
                             : Query.of("q", query, "after", userPage.next().toCursor()),
-                    found.getItem3().map(Views.QuietHoursLines::of).orElse(null)));
+                    found.getItem3().stream().map(Views.QuietHoursLines::of).toList()));
         });
     }
 

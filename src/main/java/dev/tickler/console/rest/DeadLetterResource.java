@@ -20,6 +20,7 @@ import dev.tickler.console.DeadLetters;
 import dev.tickler.operator.FireWindow;
 import dev.tickler.problem.FieldError;
 import dev.tickler.reminder.ListPosition;
+import dev.tickler.security.ApiKeys;
 
 /**
  * Dead letters (docs/contract.md#operator-console): failed reminders by filter, redriven one, the selected ones or all
@@ -36,7 +37,7 @@ public class DeadLetterResource {
      * The filter as the form holds it; blank fields do not filter. The fire_at bounds are read as the operator API
      * reads them; a form with a bound that names no instant matches nothing, so it can never redrive more than asked.
      */
-    public record FilterForm(String userId, String channel, String template, String error, String fireFrom,
+    public record FilterForm(String tenant, String userId, String channel, String template, String error, String fireFrom,
             String fireTo) {
 
         /** The filter, or empty with the reasons added to {@code problems}. */
@@ -44,12 +45,12 @@ public class DeadLetterResource {
             List<FieldError> errors = new ArrayList<>();
             FireWindow window = FireWindow.of(blankAsNull(fireFrom), blankAsNull(fireTo), errors);
             errors.forEach(refused -> problems.add(refused.field() + " " + refused.message()));
-            return errors.isEmpty() ? Optional.of(DeadLetters.Filter.of(userId, channel, template, error,
+            return errors.isEmpty() ? Optional.of(DeadLetters.Filter.of(tenant, userId, channel, template, error,
                     window.from(), window.to())) : Optional.empty();
         }
 
         String query() {
-            return Query.of("user_id", userId, "channel", channel, "template", template, "error", error,
+            return Query.of("tenant", tenant, "user_id", userId, "channel", channel, "template", template, "error", error,
                     "fire_from", fireFrom, "fire_to", fireTo);
         }
 
@@ -61,23 +62,26 @@ public class DeadLetterResource {
     private final DeadLetters deadLetters;
     private final ConsoleSessions sessions;
     private final ConsoleRequest request;
+    private final ApiKeys keys;
 
-    public DeadLetterResource(DeadLetters deadLetters, ConsoleSessions sessions, ConsoleRequest request) {
+    public DeadLetterResource(DeadLetters deadLetters, ConsoleSessions sessions, ConsoleRequest request,
+            ApiKeys keys) {
         this.deadLetters = deadLetters;
+        this.keys = keys;
         this.sessions = sessions;
         this.request = request;
     }
 
     @GET
-    public Uni<Response> list(@RestQuery("user_id") String userId, @RestQuery String channel,
+    public Uni<Response> list(@RestQuery String tenant, @RestQuery("user_id") String userId, @RestQuery String channel,
             @RestQuery String template, @RestQuery String error, @RestQuery("fire_from") String fireFrom,
             @RestQuery("fire_to") String fireTo, @RestQuery String after, @RestQuery Long matched,
             @RestQuery Long redriven) {
-        FilterForm form = new FilterForm(userId, channel, template, error, fireFrom, fireTo);
+        FilterForm form = new FilterForm(tenant, userId, channel, template, error, fireFrom, fireTo);
         List<String> problems = new ArrayList<>();
         Optional<DeadLetters.Filter> filter = form.filter(problems);
         if (filter.isEmpty()) {
-            return Html.page(400, Templates.deadLetters(page("Dead letters"), form, problems, List.of(), 0, null,
+            return Html.page(400, Templates.deadLetters(page("Dead letters"), form, keys.tenants(), problems, List.of(), 0, null,
                     null));
         }
         ListPosition position = after == null ? null : ListPosition.fromCursor(after).orElse(null);
@@ -90,7 +94,7 @@ public class DeadLetterResource {
                     String notice = matched == null || redriven == null ? null
                             : "Redrove " + redriven + " of " + matched + (matched == 1 ? " reminder" : " reminders")
                                     + (redriven < matched ? " (the others were no longer failed)." : ".");
-                    return Html.ok(Templates.deadLetters(page("Dead letters"), form, problems,
+                    return Html.ok(Templates.deadLetters(page("Dead letters"), form, keys.tenants(), problems,
                             page.items().stream().map(Views.ReminderLine::of).toList(), found.getItem2(), next,
                             notice));
                 });
@@ -100,13 +104,14 @@ public class DeadLetterResource {
     @POST
     @Path("/confirm")
     public Uni<Response> confirm(@RestForm String csrf, @RestForm String scope, @RestForm Long only,
-            @RestForm("id") List<Long> ids, @RestForm("user_id") String userId, @RestForm String channel,
+            @RestForm("id") List<Long> ids, @RestForm String tenant, @RestForm("user_id") String userId,
+            @RestForm String channel,
             @RestForm String template, @RestForm String error, @RestForm("fire_from") String fireFrom,
             @RestForm("fire_to") String fireTo) {
         if (!sessions.formTokenMatches(request.session(), csrf)) {
             return FormGuard.refused(request, sessions);
         }
-        FilterForm form = new FilterForm(userId, channel, template, error, fireFrom, fireTo);
+        FilterForm form = new FilterForm(tenant, userId, channel, template, error, fireFrom, fireTo);
         if (only != null || !MATCHING.equals(scope)) {
             List<Long> chosen = only != null ? List.of(only) : ids == null ? List.of() : ids;
             return deadLetters.countFailed(chosen).chain(count -> Html.ok(Templates.confirmRedrive(
@@ -121,12 +126,12 @@ public class DeadLetterResource {
     @POST
     @Path("/redrive")
     public Uni<Response> redrive(@RestForm String csrf, @RestForm String scope, @RestForm("id") List<Long> ids,
-            @RestForm("user_id") String userId, @RestForm String channel, @RestForm String template,
+            @RestForm String tenant, @RestForm("user_id") String userId, @RestForm String channel, @RestForm String template,
             @RestForm String error, @RestForm("fire_from") String fireFrom, @RestForm("fire_to") String fireTo) {
         if (!sessions.formTokenMatches(request.session(), csrf)) {
             return FormGuard.refused(request, sessions);
         }
-        FilterForm form = new FilterForm(userId, channel, template, error, fireFrom, fireTo);
+        FilterForm form = new FilterForm(tenant, userId, channel, template, error, fireFrom, fireTo);
         Optional<DeadLetters.Filter> filter = form.filter(new ArrayList<>());
         Uni<DeadLetters.Outcome> outcome = !MATCHING.equals(scope)
                 ? deadLetters.redrive(ids == null ? List.of() : ids, request.operator())

@@ -10,8 +10,8 @@ import java.util.stream.Collectors;
 
 import io.vertx.core.json.JsonObject;
 
+import dev.tickler.ledger.ReminderRow;
 import dev.tickler.quiethours.StoredQuietHours;
-import dev.tickler.reminder.ReminderRow;
 import dev.tickler.timeline.TimelinePage;
 
 /** Rows and values as the templates print them; everything is text, for the templates to escape. */
@@ -20,11 +20,11 @@ final class Views {
     private Views() {
     }
 
-    record ReminderLine(long id, String userId, String channel, String template, String fireAt, String state,
+    record ReminderLine(long id, String tenant, String userId, String channel, String template, String fireAt, String state,
             int attempts, String lastError) {
 
         static ReminderLine of(ReminderRow row) {
-            return new ReminderLine(row.id(), row.userId(), row.channel().wireName(), row.template(),
+            return new ReminderLine(row.id(), row.tenant(), row.userId(), row.channel().wireName(), row.template(),
                     time(row.fireAt()), row.state().wireName(), row.attempts(), row.lastError());
         }
     }
@@ -33,7 +33,7 @@ final class Views {
     }
 
     /** A user's quiet hours: policy, zone, and one line per window, e.g. "mon tue wed 22:00–07:30 sms push". */
-    record QuietHoursLines(String policy, String tz, List<String> windows, String updatedAt) {
+    record QuietHoursLines(String tenant, String policy, String tz, List<String> windows, String updatedAt) {
 
         @SuppressWarnings("unchecked")
         static QuietHoursLines of(StoredQuietHours stored) {
@@ -41,7 +41,7 @@ final class Views {
                     .map(window -> String.join(" ", (List<String>) window.get("days")) + " " + window.get("start")
                             + "–" + window.get("end") + " " + String.join(" ", (List<String>) window.get("channels")))
                     .toList();
-            return new QuietHoursLines(stored.quietHours().policy().wireName(), stored.quietHours().zone().getId(),
+            return new QuietHoursLines(stored.tenant(), stored.quietHours().policy().wireName(), stored.quietHours().zone().getId(),
                     windows, time(stored.updatedAt()));
         }
     }
@@ -57,6 +57,7 @@ final class Views {
     static List<Field> fields(ReminderRow row) {
         List<Field> fields = new ArrayList<>();
         fields.add(new Field("id", String.valueOf(row.id())));
+        fields.add(new Field("tenant", row.tenant()));
         fields.add(new Field("user_id", row.userId()));
         fields.add(new Field("channel", row.channel().wireName()));
         fields.add(new Field("template", row.template()));

@@ -5,9 +5,9 @@ package dev.tickler.operator.rest;
  * count. dry_run is required, so that no change is made by a body that meant to ask.
  */
 public record BulkChangeRequest(String state, String channel, String template, String userId, String errorContains,
-        String fireFrom, String fireTo, Boolean dryRun) {
+        String fireFrom, String fireTo, String tenant, Boolean dryRun) {
 
     FilterFields filter() {
-        return new FilterFields(state, channel, template, userId, errorContains, fireFrom, fireTo);
+        return new FilterFields(state, channel, template, userId, errorContains, fireFrom, fireTo, tenant);
     }
 }

@@ -5,12 +5,13 @@ import java.util.List;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
+import dev.tickler.db.WireNamed;
+import dev.tickler.ledger.Channel;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.operator.FireWindow;
 import dev.tickler.operator.ReminderFilter;
 import dev.tickler.problem.FieldError;
-import dev.tickler.reminder.Channel;
-import dev.tickler.reminder.ReminderState;
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.security.Tenants;
 import dev.tickler.validation.TextRules;
 
 /**
@@ -18,7 +19,7 @@ import dev.tickler.validation.TextRules;
  * registration: a value that no reminder could hold is an error, not a filter that matches nothing.
  */
 record FilterFields(String state, String channel, String template, String userId, String errorContains,
-        String fireFrom, String fireTo) {
+        String fireFrom, String fireTo, String tenant) {
 
     private static final Pattern TEMPLATE = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
     private static final String STATES = Arrays.stream(ReminderState.values()).map(ReminderState::wireName)
@@ -47,8 +48,12 @@ record FilterFields(String state, String channel, String template, String userId
         } else if (errorContains != null && !TextRules.isStorable(errorContains)) {
             errors.add(new FieldError("error_contains", TextRules.NOT_STORABLE));
         }
+        if (tenant != null && !Tenants.NAME.matcher(tenant).matches()) {
+            errors.add(new FieldError("tenant", "must be a tenant's name: 1 to 64 of A-Z, a-z, 0-9, '_', '.' and '-',"
+                    + " not starting with '_', '.' or '-'"));
+        }
         FireWindow window = FireWindow.of(fireFrom, fireTo, errors);
         return new ReminderFilter(stateFilter, channelFilter, template, userId, errorContains, window.from(),
-                window.to());
+                window.to(), tenant);
     }
 }

@@ -32,8 +32,8 @@ import dev.tickler.security.Caller;
 import dev.tickler.security.Roles;
 
 /**
- * The operator's reminder calls under /v1/admin (docs/contract.md#operator-api): search across all users, bulk redrive
- * and cancel.
+ * The operator's reminder calls under /v1/admin (docs/contract.md#operator-api): search across all users of every
+ * tenant, bulk redrive and cancel.
  */
 @Path("/v1/admin")
 @Produces(MediaType.APPLICATION_JSON)
@@ -49,15 +49,17 @@ public class OperatorReminderResource {
     /** Pages like GET /v1/reminders, in (fire_at, id) order with the same cursor, over every user's reminders. */
     @GET
     @Path("/reminders")
-    @Operation(summary = "Search every user's reminders", description = "Filters are optional and all must hold;"
+    @Operation(operationId = "searchReminders",
+            summary = "Search every user's reminders", description = "Filters are optional and all must hold;"
             + " ordered by fire_at and id, paged like GET /v1/reminders")
     public Uni<ReminderPageView> search(@QueryParam("state") String state, @QueryParam("channel") String channel,
             @QueryParam("template") String template, @QueryParam("user_id") String userId,
             @QueryParam("error_contains") String errorContains, @QueryParam("fire_from") String fireFrom,
-            @QueryParam("fire_to") String fireTo, @QueryParam("limit") String limit, @QueryParam("after") String after) {
+            @QueryParam("fire_to") String fireTo, @QueryParam("tenant") String tenant, @QueryParam("limit") String limit,
+            @QueryParam("after") String after) {
         List<FieldError> errors = new ArrayList<>();
-        ReminderFilter filter = new FilterFields(state, channel, template, userId, errorContains, fireFrom, fireTo)
-                .toFilter(errors);
+        ReminderFilter filter = new FilterFields(state, channel, template, userId, errorContains, fireFrom, fireTo,
+                tenant).toFilter(errors);
         Integer pageSize = PageParameters.limit(limit, errors);
         ListPosition position = PageParameters.after(after, errors);
         if (!errors.isEmpty()) {
@@ -69,7 +71,8 @@ public class OperatorReminderResource {
     /** Failed reminders matching the filter go round again; an empty filter means every failed reminder. */
     @POST
     @Path("/redrive")
-    @Operation(summary = "Redrive every failed reminder that matches", description = "dry_run true only counts;"
+    @Operation(operationId = "redriveReminders",
+            summary = "Redrive every failed reminder that matches", description = "dry_run true only counts;"
             + " batched, and safe to repeat")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<BulkOutcome> redrive(@NotNull(message = "a JSON object is required") BulkChangeRequest request,
@@ -81,7 +84,8 @@ public class OperatorReminderResource {
     /** Pending, handed-off and failed reminders matching the filter are cancelled; an empty filter is refused. */
     @POST
     @Path("/cancel")
-    @Operation(summary = "Cancel every unfinished reminder that matches", description = "dry_run true only counts;"
+    @Operation(operationId = "cancelReminders",
+            summary = "Cancel every unfinished reminder that matches", description = "dry_run true only counts;"
             + " an empty filter is refused; batched, and safe to repeat")
     @Consumes(MediaType.APPLICATION_JSON)
     public Uni<BulkOutcome> cancel(@NotNull(message = "a JSON object is required") BulkChangeRequest request,

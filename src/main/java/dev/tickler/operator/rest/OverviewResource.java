@@ -27,7 +27,7 @@ public class OverviewResource {
 
     @GET
     @Path("/overview")
-    @Operation(summary = "Counts, dispatch lag, lateness and the 48-hour forecast")
+    @Operation(operationId = "getOverview", summary = "Counts, dispatch lag, lateness and the 48-hour forecast")
     public Uni<OverviewView> overview() {
         return service.overview().map(OverviewView::of);
     }

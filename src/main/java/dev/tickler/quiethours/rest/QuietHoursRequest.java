@@ -12,7 +12,7 @@ import dev.tickler.problem.FieldError;
 import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietPolicy;
 import dev.tickler.quiethours.QuietWindow;
-import dev.tickler.reminder.ReminderTiming;
+import dev.tickler.time.ReminderTiming;
 
 /** The body of PUT /v1/users/{user_id}/quiet-hours; {@link #problems()} names every field that is wrong. */
 public record QuietHoursRequest(String tz, List<Window> windows, String policy) {

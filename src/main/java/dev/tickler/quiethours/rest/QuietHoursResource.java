@@ -13,8 +13,10 @@ import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.SecurityContext;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -24,10 +26,14 @@ import io.smallrye.mutiny.Uni;
 import dev.tickler.problem.FieldError;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.quiethours.QuietHoursService;
+import dev.tickler.security.Caller;
 import dev.tickler.security.Roles;
 import dev.tickler.validation.TextRules;
 
-/** A user's quiet hours (docs/quiet-hours.md): product keys set, read and remove them. */
+/**
+ * A user's quiet hours (docs/quiet-hours.md): product keys set, read and remove them, each within its own tenant, as
+ * an operator key does within its own (quiet hours are per tenant and user).
+ */
 @Path("/v1/users/{user_id}/quiet-hours")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.PRODUCT)
@@ -44,32 +50,34 @@ public class QuietHoursResource {
 
     @PUT
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Set a user's quiet hours, replacing any")
+    @Operation(operationId = "putQuietHours", summary = "Set a user's quiet hours, replacing any")
     @APIResponse(responseCode = "200", description = "The quiet hours as stored, defaults filled in")
     @APIResponse(responseCode = "400", description = "A field is not valid; nothing was written")
     public Uni<QuietHoursView> put(@PathParam("user_id") String userId,
-            @Valid @NotNull(message = "a JSON object is required") QuietHoursRequest request) {
+            @Valid @NotNull(message = "a JSON object is required") QuietHoursRequest request,
+            @Context SecurityContext security) {
         List<FieldError> problems = new ArrayList<>(userIdProblems(userId));
         problems.addAll(request.problems());
         if (!problems.isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid(problems));
         }
-        return service.put(userId, request.toQuietHours()).map(QuietHoursView::of);
+        return service.put(Caller.of(security).tenant(), userId, request.toQuietHours()).map(QuietHoursView::of);
     }
 
     @GET
-    @Operation(summary = "Read a user's quiet hours")
+    @Operation(operationId = "getQuietHours", summary = "Read a user's quiet hours")
     @APIResponse(responseCode = "200", description = "The user's quiet hours")
     @APIResponse(responseCode = "404", description = "The user has no quiet hours")
-    public Uni<QuietHoursView> get(@PathParam("user_id") String userId) {
-        return checked(userId).chain(() -> service.get(userId)).map(QuietHoursView::of);
+    public Uni<QuietHoursView> get(@PathParam("user_id") String userId, @Context SecurityContext security) {
+        return checked(userId).chain(() -> service.get(Caller.of(security).tenant(), userId)).map(QuietHoursView::of);
     }
 
     @DELETE
-    @Operation(summary = "Remove a user's quiet hours")
+    @Operation(operationId = "deleteQuietHours", summary = "Remove a user's quiet hours")
     @APIResponse(responseCode = "204", description = "The user has no quiet hours (any more)")
-    public Uni<Response> delete(@PathParam("user_id") String userId) {
-        return checked(userId).chain(() -> service.delete(userId)).map(removed -> Response.noContent().build());
+    public Uni<Response> delete(@PathParam("user_id") String userId, @Context SecurityContext security) {
+        return checked(userId).chain(() -> service.delete(Caller.of(security).tenant(), userId))
+                .map(removed -> Response.noContent().build());
     }
 
     private static Uni<Void> checked(String userId) {

@@ -17,7 +17,7 @@ import dev.tickler.problem.FieldError;
 import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.problem.ProblemMappers;
-import dev.tickler.reminder.NewReminder;
+import dev.tickler.ledger.NewReminder;
 
 /**
  * Reads the body of POST /v1/reminders/batch (docs/contract.md#batch-registration) item by item: each is read and

@@ -3,10 +3,10 @@ package dev.tickler.reminder.rest;
 import java.time.ZoneId;
 import java.util.Map;
 
-import dev.tickler.reminder.Channel;
-import dev.tickler.reminder.NewReminder;
-import dev.tickler.reminder.ReminderTiming;
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.ledger.Channel;
+import dev.tickler.ledger.NewReminder;
+import dev.tickler.time.ReminderTiming;
+import dev.tickler.db.WireNamed;
 import dev.tickler.validation.ChannelName;
 import dev.tickler.validation.StorableJson;
 import dev.tickler.validation.TemplateName;

@@ -32,14 +32,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
 
+import dev.tickler.db.WireNamed;
+import dev.tickler.ledger.NewReminder;
+import dev.tickler.ledger.Registration;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.problem.FieldError;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.reminder.ListPosition;
-import dev.tickler.reminder.NewReminder;
-import dev.tickler.reminder.Registration;
 import dev.tickler.reminder.ReminderService;
-import dev.tickler.reminder.ReminderState;
-import dev.tickler.reminder.WireNamed;
 import dev.tickler.security.Caller;
 import dev.tickler.security.Roles;
 import dev.tickler.timeline.EventPosition;
@@ -69,7 +69,7 @@ public class ReminderResource {
     /** 201 with Location for a new reminder; 200 with the existing one for a repeated (user_id, template, fire_at). */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Register a reminder")
+    @Operation(operationId = "createReminder", summary = "Register a reminder")
     @APIResponse(responseCode = "201", description = "Registered; Location names the new reminder",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
     @APIResponse(responseCode = "200", description = "Registered before with this user_id, template and fire_at: the"
@@ -77,7 +77,7 @@ public class ReminderResource {
                     schema = @Schema(implementation = ReminderView.class)))
     public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateReminderRequest request,
             @Context SecurityContext security) {
-        return service.register(request.toNewReminder(), Caller.nameOf(security)).map(registration -> {
+        return service.register(request.toNewReminder(), Caller.of(security)).map(registration -> {
             ReminderView view = ReminderView.of(registration.reminder());
             return Response.status(registration.created() ? Response.Status.CREATED : Response.Status.OK)
                     .location(URI.create("/v1/reminders/" + view.id()))
@@ -97,11 +97,11 @@ public class ReminderResource {
     @POST
     @Path("/batch")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Register up to 1,000 reminders in one call")
+    @Operation(operationId = "createReminderBatch", summary = "Register up to 1,000 reminders in one call")
     public Uni<BatchResponse> registerBatch(JsonNode body, @Context SecurityContext security) {
         List<BatchItems.Item> items = batchItems.read(body);
         List<NewReminder> valid = items.stream().map(BatchItems.Item::reminder).filter(Objects::nonNull).toList();
-        return service.registerAll(valid, Caller.nameOf(security)).map(registrations -> {
+        return service.registerAll(valid, Caller.of(security)).map(registrations -> {
             Iterator<Registration> next = registrations.iterator();
             List<BatchResult> results = new ArrayList<>(items.size());
             for (BatchItems.Item item : items) {
@@ -119,16 +119,17 @@ public class ReminderResource {
 
     @GET
     @Path("/{id: " + ID + "}")
-    @Operation(summary = "Read a reminder")
-    public Uni<ReminderView> get(@PathParam("id") long id) {
-        return service.get(id).map(ReminderView::of);
+    @Operation(operationId = "getReminder", summary = "Read a reminder")
+    public Uni<ReminderView> get(@PathParam("id") long id, @Context SecurityContext security) {
+        return service.get(id, Caller.of(security)).map(ReminderView::of);
     }
 
     @GET
-    @Operation(summary = "List a user's reminders", description = "Ordered by fire_at and id; next is the cursor"
+    @Operation(operationId = "listReminders",
+            summary = "List a user's reminders", description = "Ordered by fire_at and id; next is the cursor"
             + " for the following page, null on the last")
     public Uni<ReminderPageView> list(@QueryParam("user_id") String userId, @QueryParam("state") String state,
-            @QueryParam("limit") String limit, @QueryParam("after") String after) {
+            @QueryParam("limit") String limit, @QueryParam("after") String after, @Context SecurityContext security) {
         List<FieldError> errors = new ArrayList<>();
         if (userId == null || userId.isEmpty()) {
             errors.add(new FieldError("user_id", "is required"));
@@ -145,56 +146,60 @@ public class ReminderResource {
         if (!errors.isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid(errors));
         }
-        return service.list(userId, stateFilter, position, pageSize).map(ReminderPageView::of);
+        return service.list(Caller.of(security), userId, stateFilter, position, pageSize).map(ReminderPageView::of);
     }
 
     /** The reminder's history, oldest first (docs/contract.md#timeline). */
     @GET
     @Path("/{id: " + ID + "}/events")
-    @Operation(summary = "Read a reminder's timeline", description = "Its events in the order they happened")
+    @Operation(operationId = "getReminderEvents",
+            summary = "Read a reminder's timeline", description = "Its events in the order they happened")
     public Uni<TimelinePageView> events(@PathParam("id") long id, @QueryParam("limit") String limit,
-            @QueryParam("after") String after) {
+            @QueryParam("after") String after, @Context SecurityContext security) {
         List<FieldError> errors = new ArrayList<>();
         Integer pageSize = PageParameters.limit(limit, errors);
         EventPosition position = PageParameters.after(after, EventPosition::fromCursor, errors);
         if (!errors.isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid(errors));
         }
-        return timeline.page(id, position, pageSize).map(page -> TimelinePageView.of(page.orElseThrow(
+        return timeline.page(id, Caller.of(security).visibleTenant(), position, pageSize)
+                .map(page -> TimelinePageView.of(page.orElseThrow(
                 () -> ProblemException.notFound("reminder " + id + " does not exist"))));
     }
 
     @PATCH
     @Path("/{id: " + ID + "}")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Reschedule a reminder or change its data")
+    @Operation(operationId = "updateReminder", summary = "Reschedule a reminder or change its data")
     @APIResponse(responseCode = "200", description = "The reminder as changed, with its new version",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
     @APIResponse(responseCode = "409", description = "Only a pending, handed-off or failed reminder can be changed")
     public Uni<ReminderView> update(@PathParam("id") long id,
             @Valid @NotNull(message = "a JSON object is required") UpdateReminderRequest request,
             @Context SecurityContext security) {
-        return service.reschedule(id, request.toChange(), Caller.nameOf(security)).map(ReminderView::of);
+        return service.reschedule(id, request.toChange(), Caller.of(security)).map(ReminderView::of);
     }
 
     @DELETE
     @Path("/{id: " + ID + "}")
-    @Operation(summary = "Cancel a reminder", description = "Cancelling a cancelled reminder answers 200 again")
+    @Operation(operationId = "cancelReminder",
+            summary = "Cancel a reminder", description = "Cancelling a cancelled reminder answers 200 again")
     @APIResponse(responseCode = "200", description = "The reminder, cancelled",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
     @APIResponse(responseCode = "409", description = "The reminder is sent, expired or being delivered")
     public Uni<ReminderView> cancel(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.cancel(id, Caller.nameOf(security)).map(ReminderView::of);
+        return service.cancel(id, Caller.of(security)).map(ReminderView::of);
     }
 
     @POST
     @Path("/{id: " + ID + "}/redrive")
-    @Operation(summary = "Send a failed reminder round again", description = "attempts is reset; the version and the"
+    @Operation(operationId = "redriveReminder",
+            summary = "Send a failed reminder round again", description = "attempts is reset; the version and the"
             + " send key stay")
     @APIResponse(responseCode = "200", description = "The reminder, on its way again",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
     @APIResponse(responseCode = "409", description = "Only a failed reminder can be redriven")
     public Uni<ReminderView> redrive(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.redrive(id, Caller.nameOf(security)).map(ReminderView::of);
+        return service.redrive(id, Caller.of(security)).map(ReminderView::of);
     }
 }

@@ -7,7 +7,7 @@ import jakarta.validation.constraints.AssertTrue;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
 import dev.tickler.reminder.ReminderChange;
-import dev.tickler.reminder.ReminderTiming;
+import dev.tickler.time.ReminderTiming;
 import dev.tickler.validation.StorableJson;
 
 /** The body of PATCH /v1/reminders/{id}: any of the fields; a local_time without tz is read in the stored zone. */

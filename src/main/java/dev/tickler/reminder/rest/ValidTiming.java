@@ -12,7 +12,7 @@ import jakarta.validation.ConstraintValidatorContext;
 import jakarta.validation.Payload;
 
 import dev.tickler.problem.FieldError;
-import dev.tickler.reminder.ReminderTiming;
+import dev.tickler.time.ReminderTiming;
 
 /** fire_at, local_time, tz and expires_after follow {@link ReminderTiming}'s rules; each problem names its field. */
 @Target(TYPE)

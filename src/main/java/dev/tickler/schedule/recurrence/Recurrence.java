@@ -124,15 +124,6 @@ public final class Recurrence implements Iterable<Occurrence> {
     }
 
     /**
-     * Whether there is an occurrence after the first. False for COUNT=1 or a bound reached after one occurrence,
-     * and for a rule that never matches after its start (the 31st every 12 months from a February), which a caller
-     * may want to refuse like one with no occurrence at all. Bounded like {@link #first()}.
-     */
-    public boolean repeats() {
-        return stream().limit(2).count() == 2;
-    }
-
-    /**
      * The occurrences after occurrence {@code number} whose wall time was {@code wallTime}, numbered from
      * {@code number + 1}: exactly what iterating from the start would give after it, without replaying the
      * earlier ones. The pair must come from this same schedule (start, zone, rule and policy).

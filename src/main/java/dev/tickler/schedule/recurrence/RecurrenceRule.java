@@ -62,11 +62,6 @@ public final class RecurrenceRule {
         return count == null ? OptionalInt.empty() : OptionalInt.of(count);
     }
 
-    /** Whether the rule bounds itself with COUNT or UNTIL. */
-    public boolean isBounded() {
-        return count != null || until != null;
-    }
-
     List<ByDay> byDay() {
         return byDay;
     }

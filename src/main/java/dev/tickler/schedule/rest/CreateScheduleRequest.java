@@ -2,9 +2,9 @@ package dev.tickler.schedule.rest;
 
 import java.util.Map;
 
-import dev.tickler.reminder.Channel;
-import dev.tickler.reminder.ReminderTiming;
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.ledger.Channel;
+import dev.tickler.time.ReminderTiming;
+import dev.tickler.db.WireNamed;
 import dev.tickler.schedule.CatchUp;
 import dev.tickler.schedule.NewSchedule;
 import dev.tickler.schedule.ScheduleDefinition;

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 import dev.tickler.problem.FieldError;
-import dev.tickler.reminder.ReminderTiming;
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.time.ReminderTiming;
+import dev.tickler.db.WireNamed;
 import dev.tickler.schedule.CatchUp;
 import dev.tickler.schedule.recurrence.DstPolicy;
 import dev.tickler.schedule.recurrence.InvalidRecurrenceException;

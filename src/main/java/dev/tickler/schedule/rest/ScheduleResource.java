@@ -57,32 +57,33 @@ public class ScheduleResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Create a schedule: a recurring reminder whose occurrences are ordinary reminders")
+    @Operation(operationId = "createSchedule",
+            summary = "Create a schedule: a recurring reminder whose occurrences are ordinary reminders")
     @APIResponse(responseCode = "201",
             description = "Created, with its Location; its next occurrences exist as reminders")
     @APIResponse(responseCode = "400", description = INVALID)
     public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateScheduleRequest request,
             @Context SecurityContext security) {
-        return service.create(request.toNewSchedule(), Caller.nameOf(security)).map(schedule -> Response
+        return service.create(request.toNewSchedule(), Caller.of(security)).map(schedule -> Response
                 .status(Response.Status.CREATED).location(URI.create("/v1/schedules/" + schedule.id()))
                 .entity(ScheduleView.of(schedule)).build());
     }
 
     @GET
     @Path("/{id: " + ID + "}")
-    @Operation(summary = "Read a schedule")
+    @Operation(operationId = "getSchedule", summary = "Read a schedule")
     @APIResponse(responseCode = "200", description = "The schedule")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
-    public Uni<ScheduleView> get(@PathParam("id") long id) {
-        return service.get(id).map(ScheduleView::of);
+    public Uni<ScheduleView> get(@PathParam("id") long id, @Context SecurityContext security) {
+        return service.get(id, Caller.of(security)).map(ScheduleView::of);
     }
 
     @GET
-    @Operation(summary = "List a user's schedules, oldest first, keyset-paginated")
+    @Operation(operationId = "listSchedules", summary = "List a user's schedules, oldest first, keyset-paginated")
     @APIResponse(responseCode = "200", description = "{items, next}: pass next back as after for the following page")
     @APIResponse(responseCode = "400", description = INVALID)
     public Uni<SchedulePageView> list(@QueryParam("user_id") String userId, @QueryParam("limit") String limit,
-            @QueryParam("after") String after) {
+            @QueryParam("after") String after, @Context SecurityContext security) {
         List<FieldError> errors = new ArrayList<>();
         if (userId == null || userId.isEmpty()) {
             errors.add(new FieldError("user_id", "is required"));
@@ -94,28 +95,31 @@ public class ScheduleResource {
         if (!errors.isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid(errors));
         }
-        return service.list(userId, afterId, pageSize).map(SchedulePageView::of);
+        return service.list(Caller.of(security), userId, afterId, pageSize).map(SchedulePageView::of);
     }
 
     @GET
     @Path("/{id: " + ID + "}/preview")
-    @Operation(summary = "The next occurrences from now, each with its local time and DST note")
+    @Operation(operationId = "previewSchedule",
+            summary = "The next occurrences from now, each with its local time and DST note")
     @APIResponse(responseCode = "200", description = "{items: [{occurrence, fire_at, fire_at_local, dst}]}")
     @APIResponse(responseCode = "400", description = INVALID)
     @APIResponse(responseCode = "404", description = NOT_FOUND)
-    public Uni<PreviewView> preview(@PathParam("id") long id, @QueryParam("count") String count) {
+    public Uni<PreviewView> preview(@PathParam("id") long id, @QueryParam("count") String count,
+            @Context SecurityContext security) {
         Integer size = PageParameters.count(count, DEFAULT_PREVIEW, MAX_PREVIEW);
         if (size == null) {
             return Uni.createFrom().failure(ProblemException.invalid("count",
                     "must be a whole number from 1 to " + MAX_PREVIEW));
         }
-        return service.preview(id, size).map(PreviewView::of);
+        return service.preview(id, size, Caller.of(security)).map(PreviewView::of);
     }
 
     @PATCH
     @Path("/{id: " + ID + "}")
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Change a schedule's rule, start, zone, policies or data; waiting occurrences are replaced")
+    @Operation(operationId = "updateSchedule",
+            summary = "Change a schedule's rule, start, zone, policies or data; waiting occurrences are replaced")
     @APIResponse(responseCode = "200", description = "The changed schedule")
     @APIResponse(responseCode = "400", description = INVALID)
     @APIResponse(responseCode = "404", description = NOT_FOUND)
@@ -123,35 +127,38 @@ public class ScheduleResource {
     public Uni<ScheduleView> update(@PathParam("id") long id,
             @Valid @NotNull(message = "a JSON object is required") UpdateScheduleRequest request,
             @Context SecurityContext security) {
-        return service.change(id, request.toChange(), Caller.nameOf(security)).map(ScheduleView::of);
+        return service.change(id, request.toChange(), Caller.of(security)).map(ScheduleView::of);
     }
 
     @DELETE
     @Path("/{id: " + ID + "}")
-    @Operation(summary = "End a schedule and cancel its unsent occurrences; repeating it changes nothing")
+    @Operation(operationId = "deleteSchedule",
+            summary = "End a schedule and cancel its unsent occurrences; repeating it changes nothing")
     @APIResponse(responseCode = "200", description = "The schedule, ended")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     public Uni<ScheduleView> delete(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.delete(id, Caller.nameOf(security)).map(ScheduleView::of);
+        return service.delete(id, Caller.of(security)).map(ScheduleView::of);
     }
 
     @POST
     @Path("/{id: " + ID + "}/pause")
-    @Operation(summary = "Pause a schedule: its waiting occurrences are cancelled and nothing more is created")
+    @Operation(operationId = "pauseSchedule",
+            summary = "Pause a schedule: its waiting occurrences are cancelled and nothing more is created")
     @APIResponse(responseCode = "200", description = "The schedule, paused (again 200 when already paused)")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = ENDED)
     public Uni<ScheduleView> pause(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.pause(id, Caller.nameOf(security)).map(ScheduleView::of);
+        return service.pause(id, Caller.of(security)).map(ScheduleView::of);
     }
 
     @POST
     @Path("/{id: " + ID + "}/resume")
-    @Operation(summary = "Resume a paused schedule; its catch_up decides about what was missed meanwhile")
+    @Operation(operationId = "resumeSchedule",
+            summary = "Resume a paused schedule; its catch_up decides about what was missed meanwhile")
     @APIResponse(responseCode = "200", description = "The schedule, active (again 200 when already active)")
     @APIResponse(responseCode = "404", description = NOT_FOUND)
     @APIResponse(responseCode = "409", description = ENDED)
     public Uni<ScheduleView> resume(@PathParam("id") long id, @Context SecurityContext security) {
-        return service.resume(id, Caller.nameOf(security)).map(ScheduleView::of);
+        return service.resume(id, Caller.of(security)).map(ScheduleView::of);
     }
 }

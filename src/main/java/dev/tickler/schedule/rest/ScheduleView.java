@@ -4,7 +4,7 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
 
-import dev.tickler.reminder.Channel;
+import dev.tickler.ledger.Channel;
 import dev.tickler.schedule.CatchUp;
 import dev.tickler.schedule.ScheduleRow;
 import dev.tickler.schedule.ScheduleState;
@@ -13,7 +13,7 @@ import dev.tickler.schedule.ScheduleState;
  * The schedule representation every response uses. {@code start} is rendered to the second; {@code last_occurrence}
  * is the highest occurrence number given out so far (0 before the first).
  */
-public record ScheduleView(long id, String userId, Channel channel, String template, Map<String, Object> data,
+public record ScheduleView(long id, String tenant, String userId, Channel channel, String template, Map<String, Object> data,
         String expiresAfter, String tz, String start, String rrule, Dst dst, CatchUp catchUp, ScheduleState state,
         long skippedCount, int lastOccurrence, int version, Instant createdAt, Instant updatedAt) {
 
@@ -25,7 +25,7 @@ public record ScheduleView(long id, String userId, Channel channel, String templ
 
     public static ScheduleView of(ScheduleRow schedule) {
         var definition = schedule.definition();
-        return new ScheduleView(schedule.id(), schedule.userId(), schedule.channel(), schedule.template(),
+        return new ScheduleView(schedule.id(), schedule.tenant(), schedule.userId(), schedule.channel(), schedule.template(),
                 schedule.data(), schedule.expiresAfter() == null ? null : schedule.expiresAfter().toString(),
                 definition.tz(), LOCAL.format(definition.start()), definition.rule().toString(),
                 new Dst(definition.dst().gap().wireName(), definition.dst().overlap().wireName()), schedule.catchUp(),

@@ -6,8 +6,8 @@ import jakarta.validation.constraints.AssertTrue;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
-import dev.tickler.reminder.ReminderTiming;
-import dev.tickler.reminder.WireNamed;
+import dev.tickler.time.ReminderTiming;
+import dev.tickler.db.WireNamed;
 import dev.tickler.schedule.CatchUp;
 import dev.tickler.schedule.ScheduleChange;
 import dev.tickler.schedule.recurrence.RecurrenceRule;

@@ -26,7 +26,6 @@ class RecurrenceRuleTest {
         assertThat(rule.byMinute()).containsExactly(0, 30);
         assertThat(rule.count()).hasValue(10);
         assertThat(rule.until()).isEmpty();
-        assertThat(rule.isBounded()).isTrue();
     }
 
     @Test
@@ -35,7 +34,6 @@ class RecurrenceRuleTest {
 
         assertThat(rule.interval()).isEqualTo(1);
         assertThat(rule.count()).isEmpty();
-        assertThat(rule.isBounded()).isFalse();
     }
 
     @ParameterizedTest

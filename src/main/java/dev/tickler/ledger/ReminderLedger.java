@@ -1,0 +1,875 @@
+package dev.tickler.ledger;
+
+import static dev.tickler.db.SqlTimestamps.instant;
+import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.ledger.ReminderState.CANCELLED;
+import static dev.tickler.ledger.ReminderState.DELIVERING;
+import static dev.tickler.ledger.ReminderState.EXPIRED;
+import static dev.tickler.ledger.ReminderState.FAILED;
+import static dev.tickler.ledger.ReminderState.HANDED_OFF;
+import static dev.tickler.ledger.ReminderState.PENDING;
+import static dev.tickler.ledger.ReminderState.SENT;
+import static dev.tickler.ledger.ReminderState.SKIPPED;
+import static dev.tickler.ledger.ReminderState.sqlList;
+import static dev.tickler.timeline.TimelineSql.recording;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Function;
+
+import jakarta.enterprise.context.ApplicationScoped;
+
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+import dev.tickler.db.NamedSql;
+import dev.tickler.db.PipelinedStatement;
+import dev.tickler.db.StatementBatcher;
+import dev.tickler.db.UnnestedStatement;
+import dev.tickler.db.WireNamed;
+import dev.tickler.quiethours.QuietHours;
+import dev.tickler.quiethours.QuietHoursRepository;
+import dev.tickler.timeline.EventType;
+import dev.tickler.timeline.TimelineSql.Event;
+
+/**
+ * Every write to {@code reminders}, one method per transition of a reminder's life (package-info has the state machine),
+ * each with its timeline event written by the same statement ({@link dev.tickler.timeline.TimelineSql#recording}).
+ * Every conditional write names what it holds: the version and hand-off number a hand-off read, the claim a settlement
+ * holds ({@link HeldClaim}), the states a change applies to; a write that matched nothing answers so, and the caller
+ * decides what that means. The hot writes (registrations, hand-off marks, claims, sends) go to Postgres in batches
+ * while others are running ({@link StatementBatcher}), one round trip and one commit per batch.
+ */
+@ApplicationScoped
+public class ReminderLedger {
+
+    // --- registration -----------------------------------------------------------------------------------------------
+
+    /**
+     * The natural key, within a tenant, names one-shot reminders only; a schedule's occurrences are named by their
+     * number.
+     */
+    private static final String NATURAL_KEY_TAKEN =
+            " ON CONFLICT (tenant, user_id, template, fire_at) WHERE schedule_id IS NULL DO NOTHING";
+
+    /** The rows of the caller's tenant, or of every tenant when :tenant is NULL (an operator, or the system). */
+    private static final String OF_TENANT = "(:tenant::text IS NULL OR tenant = :tenant)";
+
+    /**
+     * A reminder registered past its fire_at is due from its registration (docs/delivery.md): its lateness is the
+     * caller's, not dispatch lag.
+     */
+    private static String dueFromCreation(String fireAt) {
+        return "CASE WHEN " + fireAt + " < :now::timestamptz THEN :now::timestamptz END";
+    }
+
+    /** The registered event names the key that registered it; trace_context is the request's traceparent or null. */
+    static final NamedSql REGISTER = NamedSql.of(recording("INSERT INTO reminders (user_id, channel, template, fire_at,"
+            + " tz, data, expires_at, created_at, updated_at, urgent, trace_context, deferred_until, tenant) VALUES (:user_id,"
+            + " :channel, :template, :fire_at, :tz, :data, :expires_at, :now, :now, :urgent, :trace_context, "
+            + dueFromCreation(":fire_at::timestamptz") + ", :tenant)" + NATURAL_KEY_TAKEN + " RETURNING "
+            + ReminderRow.COLUMNS,
+            Event.of(":now", EventType.REGISTERED, "'by'", ":by::text")));
+
+    /** A batch registration's rows in one statement, in the order given; a key taken, or repeated, inserts nothing. */
+    private static final NamedSql REGISTER_ALL = NamedSql.of(recording("INSERT INTO reminders (user_id, channel,"
+            + " template, fire_at, tz, data, expires_at, created_at, updated_at, urgent, trace_context, deferred_until,"
+            + " tenant) SELECT u, c, t, f, z, d::jsonb, e, :now, :now, g, :trace_context, " + dueFromCreation("f")
+            + ", :tenant"
+            + " FROM unnest(:user_ids::text[], :channels::text[], :templates::text[], :fire_ats::timestamptz[],"
+            + " :zones::text[], :data::text[], :expires_ats::timestamptz[], :urgent::boolean[])"
+            + " WITH ORDINALITY AS i(u, c, t, f, z, d, e, g, n) ORDER BY n" + NATURAL_KEY_TAKEN
+            + " RETURNING " + ReminderRow.COLUMNS,
+            Event.of(":now", EventType.REGISTERED, "'by'", ":by::text")));
+
+    private static final NamedSql FIND = NamedSql.of("SELECT " + ReminderRow.COLUMNS + " FROM reminders WHERE id = :id"
+            + " AND " + OF_TENANT);
+
+    private static final NamedSql FIND_BY_NATURAL_KEY = NamedSql.of("SELECT " + ReminderRow.COLUMNS + " FROM reminders"
+            + " WHERE tenant = :tenant AND user_id = :user_id AND template = :template AND fire_at = :fire_at"
+            + " AND schedule_id IS NULL");
+
+    /** The rows of many natural keys, each found through the unique index. */
+    private static final NamedSql FIND_ALL_BY_NATURAL_KEY = NamedSql.of("SELECT " + qualified("r.")
+            + " FROM reminders r JOIN unnest(:user_ids::text[], :templates::text[], :fire_ats::timestamptz[])"
+            + " AS k(u, t, f) ON r.user_id = k.u AND r.template = k.t AND r.fire_at = k.f WHERE r.tenant = :tenant"
+            + " AND r.schedule_id IS NULL");
+
+    /** Every occurrence of one top-up in one statement; one a concurrent top-up created already is left alone. */
+    private static String createOccurrences(Event... events) {
+        return recording("INSERT INTO reminders (user_id, channel, template, fire_at, tz, data, expires_at, state,"
+                + " schedule_id, occurrence, created_at, updated_at, deferred_until, tenant)"
+                + " SELECT :user_id::text, :channel::text, :template::text, o.f, :tz::text, :data::jsonb, o.e,"
+                + " :state::text, :schedule_id::bigint, o.n, :now, :now, " + dueFromCreation("o.f") + ", :tenant::text"
+                + " FROM unnest(:fire_ats::timestamptz[], :expires_ats::timestamptz[], :numbers::int[]) AS o(f, e, n)"
+                + " ON CONFLICT (schedule_id, occurrence) WHERE schedule_id IS NOT NULL DO NOTHING"
+                + " RETURNING " + ReminderRow.COLUMNS, events);
+    }
+
+    private static final NamedSql CREATE_OCCURRENCES = NamedSql.of(createOccurrences(
+            Event.of(":now", EventType.REGISTERED, "'by'", ":by::text")));
+
+    private static final NamedSql CREATE_SKIPPED_OCCURRENCES = NamedSql.of(createOccurrences(
+            Event.of(":now", EventType.REGISTERED, "'by'", ":by::text"),
+            Event.of(":now", EventType.SKIPPED, "'reason'", "'catch_up'")));
+
+    // --- hand-off ---------------------------------------------------------------------------------------------------
+
+    /**
+     * Published reminders marked handed off with their message ids, a batch in one statement: per mark the row's id,
+     * version and hand-off number as the hand-off read them, the message id and the time. Unless something moved the row
+     * on meanwhile: a push that claimed it (delay 0), a cancel, a racing hand-off.
+     */
+    private static final String HAND_OFF = "UPDATE reminders SET state = " + HANDED_OFF.sql()
+            + ", message_id = mark.new_message_id, updated_at = mark.marked_at"
+            + " FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::timestamptz[]) WITH ORDINALITY"
+            + " AS mark(mark_id, mark_version, mark_handoff, new_message_id, marked_at, " + UnnestedStatement.POSITION
+            + ") WHERE id = mark.mark_id AND version = mark.mark_version AND handoff = mark.mark_handoff"
+            + " AND state = " + PENDING.sql() + " RETURNING mark." + UnnestedStatement.POSITION + ", "
+            + ReminderRow.COLUMNS;
+
+    private static final List<Class<?>> HAND_OFF_COLUMNS = List.of(Long.class, Integer.class, Integer.class,
+            String.class, OffsetDateTime.class);
+
+    /** The row as a hand-off read it: still pending at the version and hand-off number it was decided on. */
+    private static final String AS_HANDED_OFF = " WHERE id = :id AND version = :version AND handoff = :handoff"
+            + " AND state = " + PENDING.sql() + " RETURNING " + ReminderRow.COLUMNS;
+
+    /**
+     * Quiet hours at hand-off: published for the window's end, due back at :due_at (the window's end :until, or the
+     * queue's ceiling when sooner). The event's time is when the decision was made, before the publish it caused.
+     */
+    private static final NamedSql DEFER_AT_HAND_OFF = NamedSql.of(recording("UPDATE reminders SET state = "
+            + HANDED_OFF.sql() + ", message_id = :message_id, deferred_until = :due_at, updated_at = :now"
+            + AS_HANDED_OFF, Event.of(":now", EventType.DEFERRED, "'until'", ":until::text", "'reason'",
+                    "'quiet_hours'::text")));
+
+    private static final NamedSql SKIP_AT_HAND_OFF = NamedSql.of(recording("UPDATE reminders SET state = "
+            + SKIPPED.sql() + ", updated_at = :now" + AS_HANDED_OFF,
+            Event.of(":now", EventType.SKIPPED, "'reason'", "'quiet_hours'::text")));
+
+    private static final NamedSql EXPIRE_AT_HAND_OFF = NamedSql.of(recording("UPDATE reminders SET state = "
+            + EXPIRED.sql() + ", updated_at = :now" + AS_HANDED_OFF,
+            Event.of(":now", EventType.EXPIRED, "'error'", ":error::text")));
+
+    // --- claims -----------------------------------------------------------------------------------------------------
+
+    /** With the user's quiet hours, read in the same statement: no round trip of its own on the hot path. */
+    private static final String CLAIMED_COLUMNS = "id, tenant, version, handoff, attempts, user_id, channel, template, data,"
+            + " fire_at, " + Deferrals.DUE + " AS due_at, tz, expires_at, claimed_at, lease_until, schedule_id, "
+            + QuietHoursRepository.OF_REMINDER;
+
+    /**
+     * Who may claim: a row waiting for its message, or one whose claim has run out by {@code now}. A pending row is
+     * claimable too: a push with delay 0 can overtake the request that published it.
+     */
+    private static String claimable(String now) {
+        return " AND (state IN " + sqlList(PENDING, HANDED_OFF) + " OR (state = " + DELIVERING.sql()
+                + " AND lease_until < " + now + "))";
+    }
+
+    /**
+     * The queue's claims, a batch in one statement ({@link UnnestedStatement}): per claim its id, version, new lease,
+     * time, transport, the latest next send time it may claim (an early message claims nothing,
+     * docs/contract.md#push-receiver) and the queue's delivery count when known. Public so that the acknowledge floor
+     * benchmark times this very statement.
+     */
+    public static final String CLAIM = recording("UPDATE reminders SET state = " + DELIVERING.sql()
+            + ", lease_until = claim.new_lease, claimed_at = claim.claim_time, updated_at = claim.claim_time"
+            + " FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::text[],"
+            + " $6::timestamptz[], $7::int[]) WITH ORDINALITY AS claim(claim_id, claim_version, new_lease, claim_time,"
+            + " transport, due_by, delivery_count, " + UnnestedStatement.POSITION + ")"
+            + " WHERE id = claim.claim_id AND version = claim.claim_version" + claimable("claim.claim_time")
+            + " AND " + Deferrals.DUE + " <= claim.due_by"
+            + " RETURNING claim." + UnnestedStatement.POSITION + ", claim.transport, claim.delivery_count, "
+            + CLAIMED_COLUMNS,
+            Event.of("changed.claimed_at", EventType.RECEIVED, "'transport'", "changed.transport",
+                    "'delivery_count'", "changed.delivery_count"));
+
+    /** The Java types of one claim's parameters, in the order of {@link #claim}. */
+    public static final List<Class<?>> CLAIM_COLUMNS = List.of(Long.class, Integer.class, OffsetDateTime.class,
+            OffsetDateTime.class, String.class, OffsetDateTime.class, Integer.class);
+
+    /** The reconciler's claim: the same, counted, and only while the poison guard allows one more. */
+    private static final NamedSql TAKE_OVER = NamedSql.of(recording("UPDATE reminders SET state = " + DELIVERING.sql()
+            + ", lease_until = :lease_until, claimed_at = :now, updated_at = :now, takeovers = takeovers + 1"
+            + " WHERE id = :id AND version = :version AND takeovers < :max_takeovers" + claimable(":now")
+            + " RETURNING " + CLAIMED_COLUMNS, Event.of(":now", EventType.RECONCILED, "'reason'", ":reason::text")));
+
+    /** The poison guard: taken over :max_takeovers times without a settling write in between, so failed, not sent again. */
+    private static final NamedSql GIVE_UP = NamedSql.of(recording("UPDATE reminders SET state = " + FAILED.sql()
+            + ", last_error = :error, lease_until = NULL, updated_at = :now WHERE id = :id AND version = :version"
+            + " AND takeovers >= :max_takeovers" + claimable(":now") + " RETURNING id",
+            Event.of(":now", EventType.FAILED, "'error'", ":error::text")));
+
+    private static final NamedSql STATE_OF = NamedSql.of("SELECT state, version, " + Deferrals.DUE + " AS due_at"
+            + " FROM reminders WHERE id = :id");
+
+    /**
+     * Extends held claims' leases: only while the claim is the one this instance made (its claimed_at), never the row's
+     * state or history, so waiting is never an attempt. Primary-key access only, as for the sends.
+     */
+    private static final NamedSql RENEW_LEASES = NamedSql.of("UPDATE reminders SET lease_until = :lease_until"
+            + " FROM unnest(:ids::bigint[], :claimed_ats::timestamptz[]) AS held(held_id, held_claim)"
+            + " WHERE id = held.held_id AND state IS NOT DISTINCT FROM " + DELIVERING.sql()
+            + " AND claimed_at IS NOT DISTINCT FROM held.held_claim RETURNING id");
+
+    private static final int RENEWALS_PER_STATEMENT = 1_000;
+
+    // --- settlement -------------------------------------------------------------------------------------------------
+
+    /**
+     * Every settling write names the claim it holds (by when it was made: its lease is renewed, its start is not); a
+     * claim taken over by another instance changes nothing.
+     */
+    private static final String HELD = " WHERE id = :id AND version = :version AND state = " + DELIVERING.sql()
+            + " AND claimed_at = :claimed_at";
+
+    /** The attempt event of a settling write: its number, status (as JSON text), latency, error, and when the answer came. */
+    private static Event attempt(String number, String status, String latencyMillis, String error, String answeredAt) {
+        return Event.of(answeredAt, EventType.ATTEMPT, "'attempt'", number, "'status'", "(" + status + ")::jsonb",
+                "'latency_ms'", latencyMillis, "'error'", error);
+    }
+
+    private static final Event ATTEMPT = attempt(":attempt::int", ":status::text", ":latency_ms::bigint",
+            ":attempt_error::text", ":answered_at");
+
+    /**
+     * Successful sends, a batch in one statement: per send the claim it holds, when, then its attempt.
+     */
+    public static final String SETTLE_SENT = recording("UPDATE reminders SET state = " + SENT.sql()
+            + ", sent_at = send.settled_at, attempts = send.attempt, last_error = NULL, lease_until = NULL,"
+            + " updated_at = send.settled_at FROM unnest($1::bigint[], $2::int[], $3::timestamptz[],"
+            + " $4::timestamptz[], $5::int[], $6::text[], $7::bigint[], $8::text[], $9::timestamptz[]) WITH ORDINALITY"
+            + " AS send(send_id, send_version, held_claim, settled_at, attempt, status, latency_ms, error, answered_at, "
+            + UnnestedStatement.POSITION + ")"
+            + " WHERE id = send.send_id AND version = send.send_version"
+            // the held claim in a form no index can serve, so that the only way in is the primary key: by this
+            // condition the planner could walk the partial index of delivering rows, which under load holds
+            // thousands its statistics do not know of (docs/delivery.md, "A planner trap")
+            + " AND state IS NOT DISTINCT FROM " + DELIVERING.sql()
+            + " AND claimed_at IS NOT DISTINCT FROM send.held_claim"
+            + " RETURNING send." + UnnestedStatement.POSITION + ", id, send.settled_at,"
+            + " send.attempt, send.status, send.latency_ms, send.error, send.answered_at",
+            attempt("changed.attempt", "changed.status", "changed.latency_ms", "changed.error", "changed.answered_at"),
+            Event.of("changed.settled_at", EventType.SENT));
+
+    public static final List<Class<?>> SEND_COLUMNS = List.of(Long.class, Integer.class, OffsetDateTime.class,
+            OffsetDateTime.class, Integer.class, String.class, Long.class, String.class, OffsetDateTime.class);
+
+    private static final NamedSql SETTLE_FAILED = NamedSql.of(recording("UPDATE reminders SET state = " + FAILED.sql()
+            + ", attempts = :attempt, last_error = :error, lease_until = NULL, updated_at = :now" + HELD
+            + " RETURNING id", ATTEMPT, Event.of(":now", EventType.FAILED, "'error'", ":error::text")));
+
+    /** Expired while held: past its expiry when an attempt was due, or quiet hours that outlast it (:error). */
+    private static final NamedSql EXPIRE_HELD = NamedSql.of(recording("UPDATE reminders SET state = " + EXPIRED.sql()
+            + ", lease_until = NULL, updated_at = :now" + HELD + " RETURNING id",
+            Event.of(":now", EventType.EXPIRED, "'error'", ":error::text")));
+
+    /** A failed attempt whose retry stays with this instance: the claim is kept, the poison guard's count cleared. */
+    private static final NamedSql RECORD_ATTEMPT = NamedSql.of(recording("UPDATE reminders SET attempts = :attempt,"
+            + " last_error = :attempt_error, takeovers = 0, updated_at = :now" + HELD + " RETURNING id", ATTEMPT));
+
+    /**
+     * A retry that waits longer than this instance holds it: handed_off under the next hand-off number with its message
+     * (or the old one when the queue did not take it) and its send time, which the reconciler and the early-push guard
+     * read: a long Retry-After is kept, not cut short by the reconcile grace.
+     */
+    private static final NamedSql HAND_BACK = NamedSql.of(recording("UPDATE reminders SET state = " + HANDED_OFF.sql()
+            + ", attempts = :attempt, last_error = :attempt_error, handoff = :handoff,"
+            + " message_id = coalesce(:message_id, message_id), deferred_until = :retry_at, lease_until = NULL,"
+            + " takeovers = 0, updated_at = :now" + HELD + " RETURNING id", ATTEMPT));
+
+    /**
+     * Quiet hours at send time: back to handed_off under the next hand-off number with its message (or the old one when
+     * the queue did not take it), due back at :due_at; the event names the window's end.
+     */
+    private static final NamedSql DEFER_HELD = NamedSql.of(recording("UPDATE reminders SET state = " + HANDED_OFF.sql()
+            + ", handoff = :handoff, message_id = coalesce(:message_id, message_id), deferred_until = :due_at,"
+            + " lease_until = NULL, takeovers = 0, updated_at = :now" + HELD + " RETURNING id",
+            Event.of(":now", EventType.DEFERRED, "'until'", ":until::text", "'reason'", "'quiet_hours'::text")));
+
+    private static final NamedSql SKIP_HELD = NamedSql.of(recording("UPDATE reminders SET state = " + SKIPPED.sql()
+            + ", lease_until = NULL, updated_at = :now" + HELD + " RETURNING id",
+            Event.of(":now", EventType.SKIPPED, "'reason'", "'quiet_hours'::text")));
+
+    /** Shutdown gave the claim up: back on the queue under the next hand-off number. */
+    private static final NamedSql RELEASE = NamedSql.of("UPDATE reminders SET state = " + HANDED_OFF.sql()
+            + ", handoff = :handoff, message_id = :message_id, lease_until = NULL, takeovers = 0, updated_at = :now"
+            + HELD);
+
+    /** Shutdown gave the claim up and the queue could not take it back: the lease ends now, for the reconciler. */
+    private static final NamedSql END_LEASE = NamedSql.of("UPDATE reminders SET lease_until = :now, takeovers = 0,"
+            + " updated_at = :now" + HELD);
+
+    // --- changes through the API ------------------------------------------------------------------------------------
+
+    /**
+     * PATCH: a new version with new timing or data, pending until handed off again; only while the row is still at the
+     * version the change was checked against and in a state a change applies to.
+     */
+    private static final NamedSql RESCHEDULE = NamedSql.of(recording("UPDATE reminders SET fire_at = :fire_at,"
+            + " tz = :tz, expires_at = :expires_at, data = :data, version = version + 1, handoff = 0, attempts = 0,"
+            + " last_error = NULL, message_id = NULL, lease_until = NULL, takeovers = 0, state = " + PENDING.sql()
+            + ", deferred_until = " + dueFromCreation(":fire_at::timestamptz") + ", updated_at = :now"
+            + " WHERE id = :id AND version = :version AND state IN " + sqlList(PENDING, HANDED_OFF, FAILED)
+            + " AND " + OF_TENANT + " RETURNING " + ReminderRow.COLUMNS, Event.of(":now", EventType.RESCHEDULED, "'from'", ":from::text",
+                    "'to'", ":to::text", "'version'", "changed.version", "'by'", ":by::text")));
+
+    /**
+     * Cancels the given reminders that are in one of the given states, each with a new version so any message still on
+     * the queue is stale: DELETE of one reminder, a bulk cancel, a schedule's change or end.
+     */
+    private static final NamedSql CANCEL = NamedSql.of(recording("UPDATE reminders SET state = " + CANCELLED.sql()
+            + ", version = version + 1, lease_until = NULL, updated_at = :now"
+            + " WHERE id = ANY(:ids::bigint[]) AND state = ANY(:states::text[]) AND " + OF_TENANT
+            + " RETURNING " + ReminderRow.COLUMNS,
+            Event.of(":now", EventType.CANCELLED, "'by'", ":by::text")));
+
+    /**
+     * Failed reminders go round again, one or in bulk: same version (same send key), next hand-off number, attempts
+     * reset, pending until handed off; due from now, so the wait since its fire_at is not dispatch lag.
+     */
+    private static final NamedSql REDRIVE = NamedSql.of(recording("UPDATE reminders SET state = " + PENDING.sql()
+            + ", handoff = handoff + 1, attempts = 0, takeovers = 0, last_error = NULL, message_id = NULL,"
+            + " deferred_until = :now, updated_at = :now WHERE id = ANY(:ids::bigint[]) AND state = " + FAILED.sql()
+            + " AND " + OF_TENANT + " RETURNING " + ReminderRow.COLUMNS,
+            Event.of(":now", EventType.REDRIVEN, "'by'", ":by::text")));
+
+    // --- the sweep --------------------------------------------------------------------------------------------------
+
+    /** Waiting reminders whose delivery window closed: expired, never sent late. (Public, as every statement plan tests read.) */
+    public static final NamedSql EXPIRE_WAITING = NamedSql.of(recording("UPDATE reminders SET state = " + EXPIRED.sql()
+            + ", updated_at = :now WHERE expires_at IS NOT NULL AND expires_at < :now AND state IN "
+            + sqlList(PENDING, HANDED_OFF) + " RETURNING id, schedule_id", Event.of(":now", EventType.EXPIRED)));
+
+    /** Finished reminders past their retention, oldest change first, a bounded batch in one short transaction. */
+    public static final NamedSql DELETE_FINISHED = NamedSql.of(withTheirEvents("DELETE FROM reminders WHERE id IN (SELECT id"
+            + " FROM reminders WHERE state IN " + sqlList(SENT, CANCELLED, EXPIRED, SKIPPED) + " AND updated_at < :before"
+            + " ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED) RETURNING id"));
+
+    public static final NamedSql DELETE_FAILED = NamedSql.of(withTheirEvents("DELETE FROM reminders WHERE id IN (SELECT id"
+            + " FROM reminders WHERE state = " + FAILED.sql() + " AND updated_at < :before"
+            + " ORDER BY updated_at LIMIT :limit FOR UPDATE SKIP LOCKED) RETURNING id"));
+
+    /** A reminder's timeline goes with it (docs/contract.md#retention); answers one row per reminder deleted. */
+    private static String withTheirEvents(String deleteReminders) {
+        return "WITH gone AS (" + deleteReminders + "), events AS (DELETE FROM reminder_events e USING gone"
+                + " WHERE e.reminder_id = gone.id) SELECT id FROM gone";
+    }
+
+    private static final String NOT_DURABLE = "SET LOCAL synchronous_commit = off";
+
+    private static final int MAX_BATCH = 100;
+    private static final int MAX_BATCHES_IN_FLIGHT = 4;
+
+    private final Pool pool;
+    private final StatementBatcher<Tuple, Optional<ReminderRow>> registrations;
+    private final StatementBatcher<Tuple, Optional<ReminderRow>> handOffs;
+    private final Function<List<Tuple>, Uni<List<Optional<ReminderRow>>>> handOff;
+    private final StatementBatcher<Tuple, Optional<Claim>> claims;
+    private final Function<List<Tuple>, Uni<List<Boolean>>> settleSent;
+    private final StatementBatcher<Tuple, Boolean> sends;
+
+    public ReminderLedger(Pool pool) {
+        this.pool = pool;
+        Comparator<Tuple> byRowId = Comparator.comparingLong(parameters -> parameters.getLong(0));
+        // the natural key is what concurrent inserts of the same reminder wait on: taken in one order, no deadlock
+        int user = REGISTER.position("user_id");
+        int template = REGISTER.position("template");
+        int fireAt = REGISTER.position("fire_at");
+        Comparator<Tuple> byNaturalKey = Comparator.<Tuple, String> comparing(insert -> insert.getString(user))
+                .thenComparing(insert -> insert.getString(template))
+                .thenComparing(insert -> insert.getOffsetDateTime(fireAt));
+        this.registrations = new StatementBatcher<>(PipelinedStatement.of(pool, REGISTER.sql(), ReminderLedger::rowIn),
+                byNaturalKey, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
+        this.handOff = UnnestedStatement.of(pool, HAND_OFF, HAND_OFF_COLUMNS, row -> Optional.of(ReminderRow.from(row)),
+                Optional.empty());
+        this.handOffs = new StatementBatcher<>(handOff, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
+        this.claims = new StatementBatcher<>(UnnestedStatement.of(pool, CLAIM, CLAIM_COLUMNS,
+                row -> Optional.of(claimOf(row)), Optional.empty()), byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
+        this.settleSent = UnnestedStatement.of(pool, SETTLE_SENT, SEND_COLUMNS, row -> true, false);
+        this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
+    }
+
+    public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {
+        return pool.withTransaction(work);
+    }
+
+    // --- registration -----------------------------------------------------------------------------------------------
+
+    /**
+     * pending, registered: the new reminder's row, or empty when (user_id, template, fire_at) is already registered.
+     * Should its batch fail, the insert is tried once more on its own, so one bad write does not fail its neighbours.
+     * traceContext is the registering request's traceparent, null when tracing is off.
+     */
+    public Uni<Optional<ReminderRow>> register(NewReminder reminder, String tenant, String by, Instant now,
+            String traceContext) {
+        Tuple values = REGISTER.bind("tenant", tenant, "user_id", reminder.userId(), "channel", reminder.channel().wireName(),
+                "template", reminder.template(), "fire_at", utc(reminder.fireAt()), "tz", reminder.tz(),
+                "data", new JsonObject(reminder.data()), "expires_at", expiresAt(reminder), "now", utc(now),
+                "urgent", reminder.urgent(), "trace_context", traceContext, "by", by);
+        return registrations.submit(values)
+                .onFailure().recoverWithUni(batchFailure -> pool.preparedQuery(REGISTER.sql()).execute(values)
+                        .map(ReminderLedger::rowIn));
+    }
+
+    /**
+     * Registers many at once (docs/contract.md#batch-registration): answers, in the order given, each reminder's row
+     * and whether this call created it. A key registered before, or repeated in the list, answers the existing row;
+     * within the list the first copy creates it.
+     */
+    public Uni<List<Registration>> registerAll(List<NewReminder> reminders, String tenant, String by, Instant now,
+            String traceContext) {
+        // in natural-key order, as concurrent batches take the unique index's locks; the first copy first
+        List<NewReminder> ordered = reminders.stream().sorted(NATURAL_KEY_ORDER).toList();
+        Tuple values = REGISTER_ALL.bind("tenant", tenant, "now", utc(now), "by", by, "trace_context", traceContext,
+                "user_ids", ordered.stream().map(NewReminder::userId).toArray(String[]::new),
+                "channels", ordered.stream().map(reminder -> reminder.channel().wireName()).toArray(String[]::new),
+                "templates", ordered.stream().map(NewReminder::template).toArray(String[]::new),
+                "fire_ats", ordered.stream().map(reminder -> utc(reminder.fireAt())).toArray(OffsetDateTime[]::new),
+                "zones", ordered.stream().map(NewReminder::tz).toArray(String[]::new),
+                "data", ordered.stream().map(reminder -> new JsonObject(reminder.data()).encode()).toArray(String[]::new),
+                "expires_ats", ordered.stream().map(ReminderLedger::expiresAt).toArray(OffsetDateTime[]::new),
+                "urgent", ordered.stream().map(NewReminder::urgent).toArray(Boolean[]::new));
+        return pool.preparedQuery(REGISTER_ALL.sql()).execute(values).chain(inserted -> {
+            Map<NaturalKey, ReminderRow> created = byNaturalKey(inserted);
+            List<NewReminder> notCreated = reminders.stream()
+                    .filter(reminder -> !created.containsKey(NaturalKey.of(reminder))).toList();
+            return findAllByNaturalKey(tenant, notCreated).map(existing -> {
+                Set<NaturalKey> answeredAsCreated = new HashSet<>();
+                List<Registration> registrations = new ArrayList<>(reminders.size());
+                for (NewReminder reminder : reminders) {
+                    NaturalKey key = NaturalKey.of(reminder);
+                    ReminderRow row = created.get(key);
+                    if (row != null && answeredAsCreated.add(key)) {
+                        registrations.add(new Registration(row, true));
+                    } else {
+                        registrations.add(new Registration(row != null ? row : existing.get(key), false));
+                    }
+                }
+                return registrations;
+            });
+        });
+    }
+
+    /**
+     * A schedule's occurrences become reminders: pending, or skipped by its catch-up (with their skipped events). Answers
+     * the rows created; an occurrence a concurrent top-up created already is left alone.
+     */
+    public Uni<List<ReminderRow>> createOccurrences(SqlClient client, Occurrences occurrences, boolean skipped, String by,
+            Instant now) {
+        if (occurrences.size() == 0) {
+            return Uni.createFrom().item(List.of());
+        }
+        NamedSql sql = skipped ? CREATE_SKIPPED_OCCURRENCES : CREATE_OCCURRENCES;
+        return client.preparedQuery(sql.sql()).execute(sql.bind("tenant", occurrences.tenant(),
+                        "user_id", occurrences.userId(),
+                        "channel", occurrences.channel().wireName(), "template", occurrences.template(),
+                        "tz", occurrences.tz(), "data", new JsonObject(occurrences.data()),
+                        "state", (skipped ? SKIPPED : PENDING).wireName(), "schedule_id", occurrences.scheduleId(),
+                        "now", utc(now), "by", by,
+                        "fire_ats", occurrences.fireAts().stream().map(at -> utc(at)).toArray(OffsetDateTime[]::new),
+                        "expires_ats", occurrences.expiresAts().stream().map(at -> at == null ? null : utc(at))
+                                .toArray(OffsetDateTime[]::new),
+                        "numbers", occurrences.numbers().toArray(Integer[]::new)))
+                .map(ReminderLedger::rows);
+    }
+
+    /** The reminder, when the tenant may see it (null: whatever its tenant). */
+    public Uni<Optional<ReminderRow>> find(long id, String tenant) {
+        return pool.preparedQuery(FIND.sql()).execute(FIND.bind("id", id, "tenant", tenant)).map(ReminderLedger::rowIn);
+    }
+
+    public Uni<ReminderRow> findByNaturalKey(String tenant, String userId, String template, Instant fireAt) {
+        return pool.preparedQuery(FIND_BY_NATURAL_KEY.sql()).execute(FIND_BY_NATURAL_KEY.bind("tenant", tenant,
+                        "user_id", userId, "template", template, "fire_at", utc(fireAt)))
+                .map(rows -> rowIn(rows).orElseThrow(() -> new IllegalStateException(
+                        "the registered reminder of " + userId + "/" + template + " is gone")));
+    }
+
+    // --- hand-off ---------------------------------------------------------------------------------------------------
+
+    /** One published reminder's mark, as the hand-off read the row. */
+    public record HandOffMark(long id, int version, int handoff, String messageId) {
+    }
+
+    /**
+     * pending → handed_off, each with its message id, in one statement with others running; answers the row as it now
+     * is, empty when it had moved on meanwhile.
+     */
+    public Uni<Optional<ReminderRow>> handedOff(HandOffMark mark, Instant now) {
+        return handOffs.submit(handOffWrite(mark, now));
+    }
+
+    /** pending → handed_off for many, in one statement on the given client (the sweep's locking transaction). */
+    public Uni<List<Optional<ReminderRow>>> handedOff(SqlClient client, List<HandOffMark> marks, Instant now) {
+        if (marks.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        List<Tuple> writes = marks.stream().map(mark -> handOffWrite(mark, now)).toList();
+        return client.preparedQuery(HAND_OFF).execute(UnnestedStatement.arraysOf(writes, HAND_OFF_COLUMNS))
+                .map(rows -> {
+                    List<Optional<ReminderRow>> answers = new ArrayList<>();
+                    marks.forEach(mark -> answers.add(Optional.empty()));
+                    for (Row row : rows) {
+                        answers.set(row.getLong(UnnestedStatement.POSITION).intValue() - 1,
+                                Optional.of(ReminderRow.from(row)));
+                    }
+                    return answers;
+                });
+    }
+
+    private static Tuple handOffWrite(HandOffMark mark, Instant now) {
+        return Tuple.of(mark.id(), mark.version(), mark.handoff(), mark.messageId(), utc(now));
+    }
+
+    /** pending → handed_off under quiet hours: published for the window's end, due back at dueAt. */
+    public Uni<Optional<ReminderRow>> deferredAtHandOff(SqlClient client, HandOffMark mark, Instant dueAt,
+            Instant until, Instant now) {
+        return client.preparedQuery(DEFER_AT_HAND_OFF.sql()).execute(DEFER_AT_HAND_OFF.bind("id", mark.id(),
+                        "version", mark.version(), "handoff", mark.handoff(), "message_id", mark.messageId(),
+                        "due_at", utc(dueAt), "until", until.toString(), "now", utc(now)))
+                .map(ReminderLedger::rowIn);
+    }
+
+    /** pending → skipped: inside the user's quiet hours with the skip policy, never sent. */
+    public Uni<Optional<ReminderRow>> skippedAtHandOff(SqlClient client, long id, int version, int handoff,
+            Instant now) {
+        return client.preparedQuery(SKIP_AT_HAND_OFF.sql())
+                .execute(SKIP_AT_HAND_OFF.bind("id", id, "version", version, "handoff", handoff, "now", utc(now)))
+                .map(ReminderLedger::rowIn);
+    }
+
+    /** pending → expired: quiet hours that end after its expiry. */
+    public Uni<Optional<ReminderRow>> expiredAtHandOff(SqlClient client, long id, int version, int handoff,
+            String error, Instant now) {
+        return client.preparedQuery(EXPIRE_AT_HAND_OFF.sql()).execute(EXPIRE_AT_HAND_OFF.bind("id", id,
+                        "version", version, "handoff", handoff, "error", error, "now", utc(now)))
+                .map(ReminderLedger::rowIn);
+    }
+
+    // --- claims -----------------------------------------------------------------------------------------------------
+
+    /**
+     * pending or handed_off (or delivering past its lease) → delivering, for a queue message that came by the given
+     * transport, with its received event; empty when nothing was claimable, or when the reminder is not due by
+     * {@code dueBy} (an early message). {@code deliveryCount} is the queue's, null when it did not say.
+     */
+    public Uni<Optional<Claim>> claim(long id, int version, Instant now, Instant leaseUntil, Instant dueBy,
+            String transport, Integer deliveryCount) {
+        return claims.submit(Tuple.of(id, version, utc(leaseUntil), utc(now), transport, utc(dueBy))
+                .addValue(deliveryCount));
+    }
+
+    /**
+     * The reconciler's claim, counted for the poison guard; empty once the reminder has had maxTakeovers. The reason
+     * (push_overdue, lease_expired) goes to the timeline.
+     */
+    public Uni<Optional<Claim>> takeOver(long id, int version, Instant now, Instant leaseUntil, int maxTakeovers,
+            String reason) {
+        return pool.preparedQuery(TAKE_OVER.sql()).execute(TAKE_OVER.bind("id", id, "version", version,
+                        "lease_until", utc(leaseUntil), "now", utc(now), "max_takeovers", maxTakeovers, "reason", reason))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(claimOf(rows.iterator().next())));
+    }
+
+    /** → failed by the poison guard, taken over maxTakeovers times; false when it moved on meanwhile. */
+    public Uni<Boolean> giveUp(long id, int version, Instant now, int maxTakeovers, String error) {
+        return pool.preparedQuery(GIVE_UP.sql()).execute(GIVE_UP.bind("id", id, "version", version, "now", utc(now),
+                "max_takeovers", maxTakeovers, "error", error)).map(rows -> rows.rowCount() == 1);
+    }
+
+    /** A row's state, version and next send time, to say why a message claimed nothing. */
+    public record RowState(ReminderState state, int version, Instant dueAt) {
+    }
+
+    /** The row's state, version and next send time; empty when there is no such row. */
+    public Uni<Optional<RowState>> stateOf(long id) {
+        return pool.preparedQuery(STATE_OF.sql()).execute(STATE_OF.bind("id", id))
+                .map(rows -> rows.size() == 0 ? Optional.empty() : Optional.of(rows.iterator().next())
+                        .map(row -> new RowState(WireNamed.fromWireName(ReminderState.class, row.getString("state")),
+                                row.getInteger("version"), instant(row, "due_at"))));
+    }
+
+    /**
+     * Renews the leases of claims this instance holds, {@value #RENEWALS_PER_STATEMENT} to a statement; answers the
+     * ids whose claim is still this instance's (the others were taken over and must not be sent).
+     */
+    public Uni<Set<Long>> renewLeases(List<? extends HeldClaim> held, Instant until) {
+        Set<Long> renewed = new HashSet<>();
+        List<List<? extends HeldClaim>> parts = new ArrayList<>();
+        for (int from = 0; from < held.size(); from += RENEWALS_PER_STATEMENT) {
+            parts.add(held.subList(from, Math.min(held.size(), from + RENEWALS_PER_STATEMENT)));
+        }
+        return Multi.createFrom().iterable(parts)
+                .onItem().transformToUniAndConcatenate(part -> pool.preparedQuery(RENEW_LEASES.sql()).execute(
+                        RENEW_LEASES.bind("ids", part.stream().map(HeldClaim::id).toArray(Long[]::new),
+                                "claimed_ats", part.stream().map(claim -> utc(claim.claimedAt()))
+                                        .toArray(OffsetDateTime[]::new),
+                                "lease_until", utc(until))))
+                .invoke(rows -> rows.forEach(row -> renewed.add(row.getLong("id"))))
+                .collect().last()
+                .replaceWith(renewed);
+    }
+
+    // --- settlement -------------------------------------------------------------------------------------------------
+
+    /**
+     * delivering → sent, with its attempt and sent events. Should its batch fail, the write is tried once more on its
+     * own, so that one bad statement does not turn a whole batch of finished sends into sends that are made again.
+     */
+    public Uni<Boolean> settleSent(HeldClaim claim, Attempt attempt, Instant now) {
+        Tuple write = Tuple.tuple().addValue(claim.id()).addValue(claim.version()).addValue(utc(claim.claimedAt()))
+                .addValue(utc(now)).addValue(attempt.number()).addValue(attempt.statusJson())
+                .addValue(attempt.latencyMillis()).addValue(attempt.error()).addValue(utc(attempt.answeredAt()));
+        return sends.submit(write).onFailure().recoverWithUni(batchFailure -> settleSent.apply(List.of(write))
+                .map(answers -> answers.get(0)));
+    }
+
+    /** delivering → failed after this attempt; the error may say more than the attempt's own (how many were made). */
+    public Uni<Boolean> settleFailed(HeldClaim claim, Attempt attempt, String error, Instant now) {
+        return settle(SETTLE_FAILED, claim, now, attemptValues(attempt, "error", error));
+    }
+
+    /** delivering → expired: past its expiry when an attempt was due, or (error) quiet hours that outlast it. */
+    public Uni<Boolean> expireHeld(HeldClaim claim, String error, Instant now) {
+        return settle(EXPIRE_HELD, claim, now, "error", error);
+    }
+
+    /** A failed attempt whose retry stays with this instance; still delivering. */
+    public Uni<Boolean> recordAttempt(HeldClaim claim, Attempt attempt, Instant now) {
+        return settle(RECORD_ATTEMPT, claim, now, attemptValues(attempt));
+    }
+
+    /**
+     * delivering → handed_off for a retry at retryAt under a new hand-off number: on the queue under messageId, or,
+     * when the queue did not take it (null), for the reconciler once retryAt and the grace have passed.
+     */
+    public Uni<Boolean> handBack(HeldClaim claim, Attempt attempt, int handoff, String messageId, Instant retryAt,
+            Instant now) {
+        return settle(HAND_BACK, claim, now, attemptValues(attempt, "handoff", handoff, "message_id", messageId,
+                "retry_at", utc(retryAt)));
+    }
+
+    /**
+     * delivering → handed_off inside the user's quiet hours, due back at dueAt (the window's end until, or the queue's
+     * ceiling when sooner); messageId null when the queue refused.
+     */
+    public Uni<Boolean> deferHeld(HeldClaim claim, int handoff, String messageId, Instant dueAt, Instant until,
+            Instant now) {
+        return settle(DEFER_HELD, claim, now, "handoff", handoff, "message_id", messageId, "due_at", utc(dueAt),
+                "until", until.toString());
+    }
+
+    /** delivering → skipped: inside the user's quiet hours with the skip policy, never sent. */
+    public Uni<Boolean> skipHeld(HeldClaim claim, Instant now) {
+        return settle(SKIP_HELD, claim, now);
+    }
+
+    /** delivering → handed_off at shutdown: back on the queue under a new hand-off number. */
+    public Uni<Boolean> release(HeldClaim claim, int handoff, String messageId, Instant now) {
+        return settle(RELEASE, claim, now, "handoff", handoff, "message_id", messageId);
+    }
+
+    /** Shutdown gave the claim up and the queue could not take it back: still delivering, its lease over. */
+    public Uni<Boolean> endLease(HeldClaim claim, Instant now) {
+        return settle(END_LEASE, claim, now);
+    }
+
+    private static Object[] attemptValues(Attempt attempt, Object... more) {
+        Object[] values = new Object[10 + more.length];
+        Object[] own = { "attempt", attempt.number(), "status", attempt.statusJson(), "latency_ms",
+                attempt.latencyMillis(), "attempt_error", attempt.error(), "answered_at", utc(attempt.answeredAt()) };
+        System.arraycopy(own, 0, values, 0, own.length);
+        System.arraycopy(more, 0, values, own.length, more.length);
+        return values;
+    }
+
+    /** A settling write: the claim it holds and the time, then the write's own named values. */
+    private Uni<Boolean> settle(NamedSql sql, HeldClaim claim, Instant now, Object... namesAndValues) {
+        Object[] values = new Object[8 + namesAndValues.length];
+        Object[] held = { "id", claim.id(), "version", claim.version(), "claimed_at", utc(claim.claimedAt()), "now",
+                utc(now) };
+        System.arraycopy(held, 0, values, 0, held.length);
+        System.arraycopy(namesAndValues, 0, values, held.length, namesAndValues.length);
+        return pool.preparedQuery(sql.sql()).execute(sql.bind(values)).map(RowSet::rowCount).map(count -> count == 1);
+    }
+
+    // --- changes through the API ------------------------------------------------------------------------------------
+
+    /** A reschedule's new values; data is the whole new object. */
+    public record Rescheduled(Instant fireAt, String tz, Instant expiresAt, Map<String, Object> data) {
+    }
+
+    /**
+     * pending, handed_off or failed → pending under a new version, if the row is still at {@code version} in one of
+     * those states; empty otherwise (the caller reads why). {@code from} is the fire_at the change moved it from.
+     */
+    public Uni<Optional<ReminderRow>> reschedule(long id, String tenant, int version, Instant from, Rescheduled change,
+            String by, Instant now) {
+        return pool.preparedQuery(RESCHEDULE.sql()).execute(RESCHEDULE.bind("id", id, "tenant", tenant,
+                        "version", version,
+                        "fire_at", utc(change.fireAt()), "tz", change.tz(),
+                        "expires_at", change.expiresAt() == null ? null : utc(change.expiresAt()),
+                        "data", new JsonObject(change.data()), "now", utc(now), "from", from.toString(),
+                        "to", change.fireAt().toString(), "by", by))
+                .map(ReminderLedger::rowIn);
+    }
+
+    /**
+     * {@link #cancel(SqlClient, Collection, String, Collection, String, Instant)} in a transaction of its own, for the
+     * given tenant's reminders (null: whatever their tenant).
+     */
+    public Uni<List<ReminderRow>> cancel(Collection<Long> ids, String tenant, Collection<ReminderState> from, String by,
+            Instant now) {
+        return cancel(pool, ids, tenant, from, by, now);
+    }
+
+    /**
+     * → cancelled with a new version, for those of the given reminders of the tenant (null: any) in one of the given
+     * states; answers them.
+     */
+    public Uni<List<ReminderRow>> cancel(SqlClient client, Collection<Long> ids, String tenant,
+            Collection<ReminderState> from, String by, Instant now) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return client.preparedQuery(CANCEL.sql()).execute(CANCEL.bind("ids", ids.toArray(Long[]::new), "tenant", tenant,
+                        "states", from.stream().map(ReminderState::wireName).toArray(String[]::new), "by", by,
+                        "now", utc(now)))
+                .map(ReminderLedger::rows);
+    }
+
+    /** {@link #redrive(SqlClient, Collection, String, String, Instant)} in a transaction of its own. */
+    public Uni<List<ReminderRow>> redrive(Collection<Long> ids, String tenant, String by, Instant now) {
+        return redrive(pool, ids, tenant, by, now);
+    }
+
+    /**
+     * failed → pending under the next hand-off number, for those of the given reminders of the tenant (null: any) that
+     * are failed; answers them.
+     */
+    public Uni<List<ReminderRow>> redrive(SqlClient client, Collection<Long> ids, String tenant, String by,
+            Instant now) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        return client.preparedQuery(REDRIVE.sql())
+                .execute(REDRIVE.bind("ids", ids.toArray(Long[]::new), "tenant", tenant, "by", by, "now", utc(now)))
+                .map(ReminderLedger::rows);
+    }
+
+    // --- the sweep --------------------------------------------------------------------------------------------------
+
+    /**
+     * pending or handed_off past expires_at → expired. Answers the schedule id of each (null for a one-shot reminder),
+     * whose schedule makes room for the next occurrence.
+     */
+    public Uni<List<Long>> expireWaiting(Instant now) {
+        return pool.preparedQuery(EXPIRE_WAITING.sql()).execute(EXPIRE_WAITING.bind("now", utc(now))).map(rows -> {
+            List<Long> scheduleIds = new ArrayList<>();
+            rows.forEach(row -> scheduleIds.add(row.getLong("schedule_id")));
+            return scheduleIds;
+        });
+    }
+
+    /** Deletes one batch of sent, cancelled, expired and skipped reminders last changed before the cut-off. */
+    public Uni<Integer> deleteFinished(Instant changedBefore, int limit) {
+        return deleteBatch(DELETE_FINISHED, changedBefore, limit);
+    }
+
+    /** Deletes one batch of failed reminders last changed before the cut-off. */
+    public Uni<Integer> deleteFailed(Instant changedBefore, int limit) {
+        return deleteBatch(DELETE_FAILED, changedBefore, limit);
+    }
+
+    /**
+     * A delete that a crash loses is only done again by the next sweep, so its commit does not wait for the WAL
+     * flush: the claims' commits, which must, then never queue behind retention's.
+     */
+    private Uni<Integer> deleteBatch(NamedSql delete, Instant changedBefore, int limit) {
+        return pool.withTransaction(connection -> connection.query(NOT_DURABLE).execute()
+                .chain(() -> connection.preparedQuery(delete.sql())
+                        .execute(delete.bind("before", utc(changedBefore), "limit", limit)))
+                .map(RowSet::rowCount));
+    }
+
+    // --- rows -------------------------------------------------------------------------------------------------------
+
+    private Uni<Map<NaturalKey, ReminderRow>> findAllByNaturalKey(String tenant, List<NewReminder> reminders) {
+        if (reminders.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return pool.preparedQuery(FIND_ALL_BY_NATURAL_KEY.sql()).execute(FIND_ALL_BY_NATURAL_KEY.bind("tenant", tenant,
+                        "user_ids", reminders.stream().map(NewReminder::userId).toArray(String[]::new),
+                        "templates", reminders.stream().map(NewReminder::template).toArray(String[]::new),
+                        "fire_ats", reminders.stream().map(reminder -> utc(reminder.fireAt()))
+                                .toArray(OffsetDateTime[]::new)))
+                .map(ReminderLedger::byNaturalKey);
+    }
+
+    private static OffsetDateTime expiresAt(NewReminder reminder) {
+        return reminder.expiresAfter() == null ? null : utc(reminder.fireAt().plus(reminder.expiresAfter()));
+    }
+
+    private static Map<NaturalKey, ReminderRow> byNaturalKey(RowSet<Row> rows) {
+        Map<NaturalKey, ReminderRow> byKey = new HashMap<>();
+        for (Row row : rows) {
+            ReminderRow reminder = ReminderRow.from(row);
+            byKey.put(new NaturalKey(reminder.userId(), reminder.template(), reminder.fireAt()), reminder);
+        }
+        return byKey;
+    }
+
+    /** What makes a registration the same registration (docs/contract.md#registration-api). */
+    private record NaturalKey(String userId, String template, Instant fireAt) {
+
+        static NaturalKey of(NewReminder reminder) {
+            return new NaturalKey(reminder.userId(), reminder.template(), reminder.fireAt());
+        }
+    }
+
+    private static final Comparator<NewReminder> NATURAL_KEY_ORDER = Comparator.comparing(NewReminder::userId)
+            .thenComparing(NewReminder::template).thenComparing(NewReminder::fireAt);
+
+    private static String qualified(String alias) {
+        return alias + ReminderRow.COLUMNS.replace(", ", ", " + alias);
+    }
+
+    private static Optional<ReminderRow> rowIn(RowSet<Row> rows) {
+        return rows.size() == 0 ? Optional.empty() : Optional.of(ReminderRow.from(rows.iterator().next()));
+    }
+
+    private static List<ReminderRow> rows(RowSet<Row> rows) {
+        List<ReminderRow> found = new ArrayList<>(rows.size());
+        rows.forEach(row -> found.add(ReminderRow.from(row)));
+        return found;
+    }
+
+    private static Claim claimOf(Row row) {
+        JsonObject data = row.getJsonObject("data");
+        String quietHours = row.getString("quiet_hours");
+        return new Claim(row.getLong("id"), row.getString("tenant"), row.getInteger("version"), row.getInteger("handoff"),
+                row.getInteger("attempts"), row.getString("user_id"), row.getString("channel"),
+                row.getString("template"), data == null ? Map.of() : data.getMap(), instant(row, "fire_at"),
+                instant(row, "due_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "claimed_at"),
+                instant(row, "lease_until"), row.getLong("schedule_id"),
+                quietHours == null ? null : QuietHours.fromJson(quietHours));
+    }
+}

@@ -1,5 +1,0 @@
-package dev.tickler.reminder;
-
-/** The answer to a registration: the reminder, and whether this call created it or found it already there. */
-public record Registration(ReminderRow reminder, boolean created) {
-}

@@ -1,8 +1,0 @@
-package dev.tickler.http;
-
-import io.quarkus.test.junit.QuarkusIntegrationTest;
-
-/** The same tests against the packaged application; with -Paot they also train its AOT cache. */
-@QuarkusIntegrationTest
-class HttpLayerProblemsIT extends HttpLayerProblemsTest {
-}
