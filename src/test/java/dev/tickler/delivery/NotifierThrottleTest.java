@@ -45,6 +45,31 @@ class NotifierThrottleTest {
     }
 
     @Test
+    void theIssuesCampaignWithoutARateLimitDrainsWithinAThirdOfTheProvidersMinimum() {
+        Simulation simulation = new Simulation(Optional.empty(), new QuotaProvider(1_000, 100 * MS));
+        simulation.lag = pushFlood(3 * SECOND);
+
+        simulation.claim(10_000, 4_000);
+        simulation.runUntilSent(10_000, 60 * SECOND);
+
+        // 10 s at the quota
+        assertThat(simulation.drainSeconds()).isLessThan(1.3 * 10);
+        assertThat(simulation.refusedShare()).isLessThan(0.05);
+    }
+
+    @Test
+    void theIssuesCampaignWithTheRateLimitConfiguredDrainsWithinASeventhOfTheProvidersMinimum() {
+        Simulation simulation = new Simulation(Optional.of(990.0), new QuotaProvider(1_000, 100 * MS));
+        simulation.lag = pushFlood(3 * SECOND);
+
+        simulation.claim(10_000, 4_000);
+        simulation.runUntilSent(10_000, 60 * SECOND);
+
+        assertThat(simulation.drainSeconds()).isLessThan(1.15 * 10);
+        assertThat(simulation.provider.refused).isZero();
+    }
+
+    @Test
     void theFirst429CutsThePaceToWhatTheProviderTookNotToWhatHadAnsweredYet() {
         Simulation simulation = new Simulation(Optional.empty(), new QuotaProvider(1_000, 100 * MS));
 
@@ -58,9 +83,7 @@ class NotifierThrottleTest {
     @Test
     void aPushFloodOnTheCoresIsNotReadAsTheProvidersQueue() {
         Simulation simulation = new Simulation(Optional.empty(), new QuotaProvider(1_000, 100 * MS));
-        // for the first 10 s every timer and every answer runs up to 150 ms late, as the claims flood in
-        Random random = new Random(29);
-        simulation.lag = due -> due < 11 * SECOND ? (long) (random.nextDouble() * 150 * MS) : 0;
+        simulation.lag = pushFlood(11 * SECOND);
 
         simulation.claim(20_000, 2_000);
         simulation.runUntilSent(20_000, 60 * SECOND);
@@ -141,6 +164,12 @@ class NotifierThrottleTest {
         assertThat(simulation.events).isEmpty();
     }
 
+    /** Until {@code end}, every timer and every answer runs up to 150 ms late, as the claims flood in. */
+    private static LongUnaryOperator pushFlood(long end) {
+        Random random = new Random(29);
+        return due -> due < end ? (long) (random.nextDouble() * 150 * MS) : 0;
+    }
+
     /** A provider's answer to one call: how long after the call it comes, and what it says. */
     private record Answer(long afterNanos, NotifierOutcome outcome) {
     }
@@ -214,6 +243,8 @@ class NotifierThrottleTest {
         final PriorityQueue<Event> events = new PriorityQueue<>(
                 (a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.order, b.order));
         final NotifierThrottle throttle;
+        /** The tenants' turns in front of the throttle, sized by its limit, as in the application. */
+        final TenantTurns turns;
         final Provider provider;
         private final List<Long> sentAt = new ArrayList<>();
         private final List<long[]> limits = new ArrayList<>();
@@ -226,6 +257,7 @@ class NotifierThrottleTest {
             this.provider = provider;
             SendRate.Timer timer = (delayNanos, action) -> at(now + delayNanos, action);
             this.throttle = new NotifierThrottle(256, rateLimit, () -> now, timer);
+            this.turns = new TenantTurns(throttle::concurrencyLimit);
         }
 
         /** A timer or an answer due at {@code due}, run when the instance gets to it. */
@@ -241,7 +273,8 @@ class NotifierThrottleTest {
         }
 
         private void deliver() {
-            throttle.send(() -> Uni.createFrom().<NotifierOutcome>emitter(this::call)).subscribe().with(outcome -> {
+            turns.take("campaign").chain(turn -> throttle.send(() -> Uni.createFrom().<NotifierOutcome>emitter(this::call))
+                    .onTermination().invoke(turn::release)).subscribe().with(outcome -> {
                 if (outcome instanceof NotifierOutcome.Delivered) {
                     sentAt.add(now);
                 } else {
