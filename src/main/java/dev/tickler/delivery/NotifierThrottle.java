@@ -57,9 +57,9 @@ final class NotifierThrottle {
         return pace.perSecond();
     }
 
-    /** How late this instance ran its own timers in the last second, in milliseconds: its own share of a latency. */
-    double localDelayMillis() {
-        return localDelay.inLastSecond() / 1e6;
+    /** How late this instance ran its own timers in the last second, in seconds: its own share of a latency. */
+    double localDelaySeconds() {
+        return localDelay.inLastSecond() / 1e9;
     }
 
     /**

@@ -36,13 +36,13 @@ import dev.tickler.testing.PostgresResource;
 /**
  * The typical large job (docs/delivery.md, "Campaign scale"): 50,000 reminders ({@code -Dcampaign.reminders})
  * registered through the batch API, all due in the same second, pushed back by the queue emulator and delivered to a
- * provider that answers in 100 ms and refuses
- * (429) beyond 1,000 sends a second. The packaged application runs in a JVM of its own with the image's flags and
- * tickler.notify.rate-limit set to the provider's published quota ({@code -Dcampaign.rate-limit=none}: not set, the
- * pace is learned). {@code -Dcampaign.quota=none -Dcampaign.latency-millis=500} makes the provider one without a quota
- * that takes 500 ms a call, which only the concurrency ceiling bounds. Prints, for every second of the drain, what the
- * provider took and refused beside the application's gauges; then the registration rate, the drain time from the due
- * second to the last send, the dispatch lag, the 429s, duplicates and lost reminders; run with
+ * provider that answers in 100 ms and refuses (429) beyond 1,000 sends a second. The packaged application runs in a
+ * JVM of its own with the image's flags and tickler.notify.rate-limit set to the provider's published quota
+ * ({@code -Dcampaign.rate-limit=none}: not set, the pace is learned). {@code -Dcampaign.quota=none
+ * -Dcampaign.latency-millis=500} makes the provider one without a quota that takes 500 ms a call, which only the
+ * concurrency ceiling bounds. Prints, for every second of the drain, what the provider took and refused beside the
+ * application's gauges (how late its own timers ran among them); then the registration rate, the drain time from the
+ * due second to the last send, the dispatch lag, the 429s, duplicates and lost reminders; run with
  * {@code mvn -Pbenchmark verify -Dit.test=CampaignBenchmarkIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @QuarkusIntegrationTest
@@ -90,7 +90,7 @@ class CampaignBenchmarkIT {
     private static final Duration PROVIDER_MINIMUM = Duration.ofMillis(Math.max(QUOTA.equals("none") ? 0
             : REMINDERS * 1_000L / Integer.parseInt(QUOTA), REMINDERS * LATENCY_MILLIS / CONCURRENCY_CEILING));
     private static final String[] GAUGES = { "tickler_notify_concurrency_limit", "tickler_notify_in_flight",
-            "tickler_notify_pace", "tickler_delivery_held" };
+            "tickler_notify_pace", "tickler_delivery_held", "tickler_notify_local_delay_seconds" };
 
     @Test
     void aCampaignDueInOneSecondIsDeliveredAtTheProvidersPace() throws Exception {
@@ -239,7 +239,10 @@ class CampaignBenchmarkIT {
                 line -> Double.parseDouble(line.substring(name.length() + 1).trim())).findFirst().orElseThrow();
     }
 
-    /** The application's own view: the notifier's limit, calls in flight, the pace and held deliveries. */
+    /**
+     * The application's own view: the notifier's limit, calls in flight, the pace, held deliveries and how late its
+     * timers ran in the last second (NaN in a build without that gauge).
+     */
     private static double[] gauges() {
         String page = io.restassured.RestAssured.given().port(InfraiEmulatorResource.managementPort())
                 .get("/q/metrics").asString();
@@ -262,15 +265,15 @@ class CampaignBenchmarkIT {
         long first = due.getEpochSecond();
         long last = QuotaNotifier.takenBySecond.keySet().stream().mapToLong(Long::longValue).max().orElse(first);
         System.out.println("campaign: the drain, second by second (provider's count; gauges at the second's end)");
-        System.out.println("    s   took   429  limit  in-flight    pace   held");
+        System.out.println("    s   took   429  limit  in-flight    pace   held  late ms");
         StringBuilder took = new StringBuilder();
         for (long second = first; second <= last; second++) {
             long taken = countIn(QuotaNotifier.takenBySecond, second);
             int index = (int) (second - first);
             double[] gauges = index < gaugesBySecond.size() ? gaugesBySecond.get(index) : null;
             System.out.printf("  %3d %6d %5d %s%n", index, taken, countIn(QuotaNotifier.refusedBySecond, second),
-                    gauges == null ? "" : String.format("%6.0f %10.0f %7.0f %6.0f", gauges[0], gauges[1], gauges[2],
-                            gauges[3]));
+                    gauges == null ? "" : String.format("%6.0f %10.0f %7.0f %6.0f %8.0f", gauges[0], gauges[1],
+                            gauges[2], gauges[3], gauges[4] * 1e3));
             took.append(index == 0 ? "" : " ").append(taken);
         }
         System.out.println("campaign: sends per second from the due second: " + took);

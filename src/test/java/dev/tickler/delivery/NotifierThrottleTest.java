@@ -152,7 +152,7 @@ class NotifierThrottleTest {
         simulation.claim(1, 100_000);
         simulation.runUntil(() -> false, 300 * MS);
 
-        assertThat(simulation.throttle.localDelayMillis()).isEqualTo(100.0);
+        assertThat(simulation.throttle.localDelaySeconds()).isEqualTo(0.1);
     }
 
     @Test
