@@ -23,8 +23,8 @@ import io.smallrye.mutiny.subscription.UniEmitter;
  * how late this instance ran its own timers while the call was out ({@link NotifierThrottle}), and twice that (the
  * call written late, its answer read late) is taken off before the round is judged. A round in which this instance ran
  * later than {@value #TRUSTED_LOCAL_DELAY} of the lowest latency (and than an event loop's ordinary jitter) cuts
- * nothing: a push flood on shared cores or a
- * collection pause slows every answer, and fewer calls would not make it faster, only the drain longer.
+ * nothing: a push flood on shared cores or a collection pause slows every answer, and fewer calls would not make it
+ * faster, only the drain longer.
  *
  * <p>While a pace is in force ({@link SendRate}) the provider has said in 429s what it takes, which weighs more than
  * any latency: the limit never falls below what carries that pace at the latency seen now (Little's law, with

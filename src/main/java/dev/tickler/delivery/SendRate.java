@@ -19,10 +19,9 @@ import io.smallrye.mutiny.subscription.UniEmitter;
  * {@value #PLATEAU_END} of it: the provider said where its quota is, so the pace gets back near it quickly and then
  * feels for it slowly, and a quota that was raised is found again past that band. That rate is the most the provider
  * took at a cut in the last {@value #QUOTA_MEMORY_SECONDS} s: a 429 while it took less (sends bunched up by a stall
- * here) lowers the pace but not where it is felt for slowly. Until the first 429, and with no
- * ceiling, sends are not paced at all. A 429 while fewer than {@value #LEARNING_FLOOR}
- * sends a second were taken teaches nothing: at that rate it is about one recipient, and that send's own retry
- * answers it.
+ * here) lowers the pace but not where it is felt for slowly. Until the first 429, and with no ceiling, sends are not
+ * paced at all. A 429 while fewer than {@value #LEARNING_FLOOR} sends a second were taken teaches nothing: at that rate
+ * it is about one recipient, and that send's own retry answers it.
  *
  * <p>What the provider took is counted as it counts it: the sends that left in the last second, less those it
  * refused. Counting the 2xx answers instead would miss the calls still out, a whole latency's worth, and a first 429

@@ -273,15 +273,19 @@ class NotifierThrottleTest {
         }
 
         private void deliver() {
-            turns.take("campaign").chain(turn -> throttle.send(() -> Uni.createFrom().<NotifierOutcome>emitter(this::call))
-                    .onTermination().invoke(turn::release)).subscribe().with(outcome -> {
-                if (outcome instanceof NotifierOutcome.Delivered) {
-                    sentAt.add(now);
-                } else {
-                    // the 429's Retry-After, waited in memory as DeliveryService does
-                    at(now + SECOND, this::deliver);
-                }
-            });
+            turns.take("campaign")
+                    .chain(turn -> throttle.send(() -> Uni.createFrom().<NotifierOutcome>emitter(this::call))
+                            .onTermination().invoke(turn::release))
+                    .subscribe().with(this::settle);
+        }
+
+        private void settle(NotifierOutcome outcome) {
+            if (outcome instanceof NotifierOutcome.Delivered) {
+                sentAt.add(now);
+            } else {
+                // the 429's Retry-After, waited in memory as Settlement does
+                at(now + SECOND, this::deliver);
+            }
         }
 
         private void call(UniEmitter<? super NotifierOutcome> emitter) {
