@@ -17,7 +17,8 @@ import org.junit.platform.suite.api.Suite;
 @IncludeClassNamePatterns(OwnApplicationsSuite.CLASSES)
 public class OwnApplicationsSuite {
 
-    static final String CLASSES = "dev\\.tickler\\.(console\\.ConsoleOperatorKeysTest"
+    static final String CLASSES = "dev\\.tickler\\.(callback\\.(CallbackEndpointsTest|CallbacksTest)"
+            + "|console\\.ConsoleOperatorKeysTest"
             + "|delivery\\.(DatabaseDownTest|FairTurnsTest|NotifierUrlRequiredTest|PollModeTest|ShutdownTest"
             + "|SignedPushTest|SlowProviderTest)"
             + "|local\\.LocalRunTest"

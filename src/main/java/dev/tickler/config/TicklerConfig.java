@@ -34,6 +34,48 @@ public interface TicklerConfig {
 
     Console console();
 
+    /** Per tenant: its delivery callbacks (docs/api.md, "Delivery callbacks"), by the tenant's name. */
+    Map<String, Tenant> tenants();
+
+    Callbacks callbacks();
+
+    interface Tenant {
+        /** Where the tenant's reminders' outcomes are POSTed; unset: the tenant gets no callbacks. */
+        @WithName("callback-url")
+        Optional<String> callbackUrl();
+
+        /** Signs them: {@code whsec_} and the base64 of at least 24 random bytes (the Standard Webhooks form). */
+        @WithName("callback-secret")
+        Optional<String> callbackSecret();
+    }
+
+    interface Callbacks {
+        /** How long an undelivered callback event is retried, and how long any event is kept and listed. */
+        @WithDefault("P3D")
+        Duration retention();
+
+        /** The longest pause between two tries of one event; the pauses start at 1 s and double up to it. */
+        @WithName("max-backoff")
+        @WithDefault("PT10M")
+        Duration maxBackoff();
+
+        /** Per try: no 2xx within this is a failed try. */
+        @WithDefault("PT10S")
+        Duration timeout();
+
+        /** Tries of one tenant's callbacks in flight at once from one instance. */
+        @WithDefault("16")
+        int concurrency();
+
+        /** How often an instance looks for due events (docs/api.md, "Delivery callbacks": who sends them). */
+        @WithDefault("1s")
+        String every();
+
+        /** Whether this instance sends callbacks; off: it only writes their events, and others send them. */
+        @WithDefault("true")
+        boolean dispatch();
+    }
+
     interface Console {
         /** How long an operator stays signed in to the console (docs/contract.md#operator-console). */
         @WithDefault("PT8H")

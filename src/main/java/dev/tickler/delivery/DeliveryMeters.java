@@ -106,5 +106,10 @@ class DeliveryMeters {
                 .description("Sends a second this instance allows itself; learned from 429s, capped by "
                         + "tickler.notify.rate-limit, +Inf while unpaced")
                 .register(registry);
+        Gauge.builder("tickler.notify.local.delay", throttle, NotifierThrottle::localDelaySeconds)
+                .description("How late this instance ran its own timers in the last second while notifier calls were "
+                        + "out: its own share of their latency, which cuts no concurrency")
+                .baseUnit("seconds")
+                .register(registry);
     }
 }

@@ -1,7 +1,6 @@
 package dev.tickler.delivery;
 
 import java.net.URI;
-import java.net.URISyntaxException;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.Map;
@@ -24,6 +23,7 @@ import io.smallrye.faulttolerance.api.TypedGuard;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.config.TicklerConfig;
+import dev.tickler.http.HttpUrls;
 import dev.tickler.http.RetryAfter;
 import dev.tickler.tracing.ReminderTracing;
 import dev.tickler.tracing.TraceHeaders;
@@ -79,17 +79,8 @@ public class NotifierClient {
         String url = configured.map(String::strip).filter(value -> !value.isEmpty()).orElseThrow(
                 () -> new IllegalStateException("tickler.notify.url (NOTIFY_URL) is not set: Tickler has no "
                         + "notification provider to deliver reminders to and does not start without one"));
-        try {
-            URI uri = new URI(url);
-            if (("http".equalsIgnoreCase(uri.getScheme()) || "https".equalsIgnoreCase(uri.getScheme()))
-                    && uri.getHost() != null) {
-                return uri;
-            }
-        } catch (URISyntaxException e) {
-            // refused below, with the key named
-        }
-        throw new IllegalStateException("tickler.notify.url (NOTIFY_URL) must be an absolute http or https URL, not "
-                + url);
+        return HttpUrls.absoluteHttp(url).orElseThrow(() -> new IllegalStateException(
+                "tickler.notify.url (NOTIFY_URL) must be an absolute http or https URL, not " + url));
     }
 
     Uni<NotifierOutcome> send(ClaimedReminder claim) {

@@ -9,34 +9,38 @@ import io.smallrye.mutiny.Uni;
 /**
  * How many notifier calls run at once and how fast they start: a call takes a concurrency slot, waits for its turn
  * in the pace, and only then goes out, so the time it waited is not taken for the provider's latency. Its answer
- * teaches both: a 2xx is a latency sample and an accepted send, a 429 cuts the pace.
+ * teaches both: a 2xx is a latency sample, told apart from this instance's own delay ({@link LocalDelay}); a 429 is
+ * the provider refusing a send that counted against its quota, and cuts the pace.
  */
 final class NotifierThrottle {
 
     private final AdaptiveConcurrency concurrency;
     private final SendRate pace;
+    private final LocalDelay localDelay;
     private final LongSupplier nanoTime;
 
     NotifierThrottle(int concurrencyCeiling, Optional<Double> rateLimit, LongSupplier nanoTime, SendRate.Timer timer) {
         this.concurrency = new AdaptiveConcurrency(concurrencyCeiling);
         this.pace = new SendRate(rateLimit, nanoTime, timer);
+        this.localDelay = new LocalDelay(nanoTime, timer);
         this.nanoTime = nanoTime;
     }
 
     Uni<NotifierOutcome> send(Supplier<Uni<NotifierOutcome>> call) {
         return concurrency.acquire().chain(slot -> pace.turn().chain(() -> {
             long started = nanoTime.getAsLong();
+            pace.departed();
+            localDelay.watch();
             return Uni.createFrom().<NotifierOutcome>deferred(call::get).invoke(outcome -> learn(slot, outcome, started));
         }).onTermination().invoke(slot::releaseUnmeasured));
     }
 
     private void learn(AdaptiveConcurrency.Slot slot, NotifierOutcome outcome, long started) {
         if (outcome instanceof NotifierOutcome.Delivered) {
-            pace.accepted();
             concurrency.pace(pace.perSecond());
-            slot.release(nanoTime.getAsLong() - started);
+            slot.release(nanoTime.getAsLong() - started, localDelay.since(started));
         } else if (outcome instanceof NotifierOutcome.Retryable retryable && retryable.rateLimited()) {
-            pace.rateLimited();
+            pace.rateLimited(started, retryable.retryAfter());
         }
     }
 
@@ -51,5 +55,87 @@ final class NotifierThrottle {
     /** Sends a second the pace allows now; infinite while unpaced. */
     double pacePerSecond() {
         return pace.perSecond();
+    }
+
+    /** How late this instance ran its own timers in the last second, in seconds: its own share of a latency. */
+    double localDelaySeconds() {
+        return localDelay.inLastSecond() / 1e9;
+    }
+
+    /**
+     * How late this instance runs its own timers: while calls go out, a timer every {@value #EVERY_NANOS} ns notes
+     * how late it fired. On two shared cores flooded with pushes, or in a collection pause, the event loops and the
+     * machine are behind, and so is every answer read meanwhile; a provider that queues calls slows the answers but
+     * not these timers. What the timers noted during a call is this instance's share of that call's latency.
+     */
+    static final class LocalDelay {
+
+        static final long EVERY_NANOS = 20_000_000;
+        /** Probing stops once no call has gone out for this long, so an idle instance sets no timers. */
+        static final long IDLE_AFTER_NANOS = 1_000_000_000;
+        /** Probes kept: five seconds' worth; a longer call is judged by all of them. */
+        static final int KEPT = 250;
+
+        private final LongSupplier nanoTime;
+        private final SendRate.Timer timer;
+        private final long[] firedAt = new long[KEPT];
+        private final long[] lateness = new long[KEPT];
+        private int newest = -1;
+        private int count;
+        private boolean probing;
+        private long nextDue;
+        private long lastUse;
+
+        LocalDelay(LongSupplier nanoTime, SendRate.Timer timer) {
+            this.nanoTime = nanoTime;
+            this.timer = timer;
+        }
+
+        /** A call goes out now: probe while calls do. */
+        void watch() {
+            long now = nanoTime.getAsLong();
+            synchronized (this) {
+                lastUse = now;
+                if (probing) {
+                    return;
+                }
+                probing = true;
+                nextDue = now + EVERY_NANOS;
+            }
+            timer.after(EVERY_NANOS, this::fired);
+        }
+
+        private void fired() {
+            long now = nanoTime.getAsLong();
+            synchronized (this) {
+                newest = (newest + 1) % KEPT;
+                firedAt[newest] = now;
+                lateness[newest] = Math.max(0, now - nextDue);
+                count = Math.min(KEPT, count + 1);
+                if (now - lastUse > IDLE_AFTER_NANOS) {
+                    probing = false;
+                    return;
+                }
+                nextDue = now + EVERY_NANOS;
+            }
+            timer.after(EVERY_NANOS, this::fired);
+        }
+
+        /**
+         * The latest a timer ran since {@code started}: those that fired since, and the one due now if it is overdue
+         * (the stall an answer is read after may still hold it).
+         */
+        synchronized long since(long started) {
+            long now = nanoTime.getAsLong();
+            long latest = probing ? Math.max(0, now - nextDue) : 0;
+            for (int i = 0, at = newest; i < count && firedAt[at] >= started; i++, at = (at - 1 + KEPT) % KEPT) {
+                latest = Math.max(latest, lateness[at]);
+            }
+            return latest;
+        }
+
+        synchronized long inLastSecond() {
+            return since(nanoTime.getAsLong() - 1_000_000_000L);
+        }
     }
 }

@@ -70,8 +70,8 @@ public class HandOff {
                     row.fireAt(), row.expiresAt(), row.urgent(), row.scheduleId(), Context.current(), null);
         }
 
-        HandOffMark mark(String messageId) {
-            return new HandOffMark(id, version, handoff, messageId);
+        HandOffMark mark(ReminderPublisher.Published outcome) {
+            return new HandOffMark(id, version, handoff, outcome.messageId(), outcome.event());
         }
     }
 
@@ -207,6 +207,9 @@ public class HandOff {
         return publisher.publishAll(publications).chain(outcomes -> {
             ReminderRow[] rows = new ReminderRow[candidates.size()];
             List<Integer> markedIndexes = new ArrayList<>();
+            List<ReminderPublisher.Published> markedOutcomes = new ArrayList<>();
+            // outcomes whose events no mark writes: failed publishes, deferrals, marks that found the row moved on
+            List<ReminderPublisher.Published> unmarked = new ArrayList<>();
             List<HandOffMark> marks = new ArrayList<>();
             List<Uni<Void>> quietWrites = new ArrayList<>();
             Set<Long> ended = ConcurrentHashMap.newKeySet();
@@ -217,15 +220,18 @@ public class HandOff {
                 ReminderPublisher.Published outcome = outcomes.get(p);
                 if (!outcome.succeeded()) {
                     failed++;
+                    unmarked.add(outcome);
                     LOG.warnf("hand-off of reminder %d (version %d, via %s) failed, it stays pending for the sweep: %s",
                             candidate.id(), candidate.version(), via.wireName(), outcome.failure().getMessage());
                 } else if (decisions.get(index) instanceof QuietDecision.Deferred deferred) {
-                    quietWrites.add(ledger.deferredAtHandOff(client, candidate.mark(outcome.messageId()),
+                    unmarked.add(outcome);
+                    quietWrites.add(ledger.deferredAtHandOff(client, candidate.mark(outcome),
                                     deferred.dueAt(now), deferred.until(), now)
                             .invoke(row -> row.ifPresent(changed -> rows[index] = changed)).replaceWithVoid());
                 } else {
                     markedIndexes.add(index);
-                    marks.add(candidate.mark(outcome.messageId()));
+                    markedOutcomes.add(outcome);
+                    marks.add(candidate.mark(outcome));
                 }
             }
             for (int i = 0; i < candidates.size(); i++) {
@@ -245,12 +251,15 @@ public class HandOff {
             publishFailures.increment(failed);
             int failedPublishes = failed;
             return mark(client, marks, now)
+                    .onFailure().call(() -> publisher.record(markedOutcomes))
                     .invoke(marked -> {
                         for (int m = 0; m < marked.size(); m++) {
                             int index = markedIndexes.get(m);
-                            marked.get(m).ifPresent(row -> rows[index] = row);
+                            ReminderPublisher.Published outcome = markedOutcomes.get(m);
+                            marked.get(m).ifPresentOrElse(row -> rows[index] = row, () -> unmarked.add(outcome));
                         }
                     })
+                    .call(() -> publisher.record(unmarked))
                     .call(() -> inTurn(connection, quietWrites))
                     .call(() -> connection != null ? Uni.createFrom().voidItem()
                             : reread(rows, candidates, movedOn(rows, publishedIndexes, outcomes, decisions)))

@@ -47,7 +47,9 @@ import dev.tickler.db.UnnestedStatement;
 import dev.tickler.db.WireNamed;
 import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietHoursRepository;
+import dev.tickler.security.TenantCallbacks;
 import dev.tickler.timeline.EventType;
+import dev.tickler.timeline.TimelineEvent;
 import dev.tickler.timeline.TimelineSql.Event;
 
 /**
@@ -161,42 +163,48 @@ public class ReminderLedger {
             + " AND r.schedule_id IS NULL AND r.key IS NULL");
 
     /** Every occurrence of one top-up in one statement; one a concurrent top-up created already is left alone. */
-    private static String createOccurrences(Event... events) {
-        return recording("INSERT INTO reminders (user_id, channel, template, fire_at, tz, data, expires_at, state,"
-                + " schedule_id, occurrence, created_at, updated_at, deferred_until, tenant)"
-                + " SELECT :user_id::text, :channel::text, :template::text, o.f, :tz::text, :data::jsonb, o.e,"
-                + " :state::text, :schedule_id::bigint, o.n, :now, :now, " + dueFromCreation("o.f") + ", :tenant::text"
-                + " FROM unnest(:fire_ats::timestamptz[], :expires_ats::timestamptz[], :numbers::int[]) AS o(f, e, n)"
-                + " ON CONFLICT (schedule_id, occurrence) WHERE schedule_id IS NOT NULL DO NOTHING"
-                + " RETURNING " + ReminderRow.COLUMNS, events);
+    private static final String CREATE_OCCURRENCES_CHANGE = "INSERT INTO reminders (user_id, channel, template,"
+            + " fire_at, tz, data, expires_at, state, schedule_id, occurrence, created_at, updated_at, deferred_until,"
+            + " tenant) SELECT :user_id::text, :channel::text, :template::text, o.f, :tz::text, :data::jsonb, o.e,"
+            + " :state::text, :schedule_id::bigint, o.n, :now, :now, " + dueFromCreation("o.f") + ", :tenant::text"
+            + " FROM unnest(:fire_ats::timestamptz[], :expires_ats::timestamptz[], :numbers::int[]) AS o(f, e, n)"
+            + " ON CONFLICT (schedule_id, occurrence) WHERE schedule_id IS NOT NULL DO NOTHING";
+
+    private static final NamedSql CREATE_OCCURRENCES = NamedSql.of(recording(CREATE_OCCURRENCES_CHANGE
+            + " RETURNING " + ReminderRow.COLUMNS, REGISTERED_BY));
+
+    /** Occurrences a schedule's catch-up skips are born finished, so each is reported as one that ends skipped. */
+    private static NamedSql createSkippedOccurrences(CallbackOutbox outbox) {
+        return NamedSql.of(outbox.finishing(CREATE_OCCURRENCES_CHANGE, ReminderRow.COLUMNS, REGISTERED_BY,
+                Event.of(":now", EventType.SKIPPED, "'reason'", "'catch_up'")));
     }
-
-    private static final NamedSql CREATE_OCCURRENCES = NamedSql.of(createOccurrences(REGISTERED_BY));
-
-    private static final NamedSql CREATE_SKIPPED_OCCURRENCES = NamedSql.of(createOccurrences(REGISTERED_BY,
-            Event.of(":now", EventType.SKIPPED, "'reason'", "'catch_up'")));
 
     // --- hand-off ---------------------------------------------------------------------------------------------------
 
     /**
      * Published reminders marked handed off with their message ids, a batch in one statement: per mark the row's id,
-     * version and hand-off number as the hand-off read them, the message id and the time. Unless something moved the row
-     * on meanwhile: a push that claimed it (delay 0), a cancel, a racing hand-off.
+     * version and hand-off number as the hand-off read them, the message id, the time, and the published event (when
+     * the message went to the queue, and its details), written by the same statement. Unless something moved the row
+     * on meanwhile: a push that claimed it (delay 0), a cancel, a racing hand-off; the caller writes that one's event.
      */
-    private static final String HAND_OFF = "UPDATE reminders SET state = " + HANDED_OFF.sql()
+    private static final String HAND_OFF = recording("UPDATE reminders SET state = " + HANDED_OFF.sql()
             + ", message_id = mark.new_message_id, updated_at = mark.marked_at"
-            + " FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::timestamptz[]) WITH ORDINALITY"
-            + " AS mark(mark_id, mark_version, mark_handoff, new_message_id, marked_at, " + UnnestedStatement.POSITION
+            + " FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::timestamptz[], $6::timestamptz[],"
+            + " $7::text[]) WITH ORDINALITY AS mark(mark_id, mark_version, mark_handoff, new_message_id, marked_at,"
+            + " published_at, published_detail, " + UnnestedStatement.POSITION
             + ") WHERE id = mark.mark_id AND version = mark.mark_version AND handoff = mark.mark_handoff"
-            + " AND state = " + PENDING.sql() + " RETURNING mark." + UnnestedStatement.POSITION + ", "
-            + ReminderRow.COLUMNS;
+            + " AND state = " + PENDING.sql() + " RETURNING mark." + UnnestedStatement.POSITION
+            + ", mark.published_at, mark.published_detail, " + ReminderRow.COLUMNS,
+            new Event("changed.published_at", EventType.PUBLISHED, "changed.published_detail"));
 
     private static final List<Class<?>> HAND_OFF_COLUMNS = List.of(Long.class, Integer.class, Integer.class,
-            String.class, OffsetDateTime.class);
+            String.class, OffsetDateTime.class, OffsetDateTime.class, String.class);
 
     /** The row as a hand-off read it: still pending at the version and hand-off number it was decided on. */
-    private static final String AS_HANDED_OFF = " WHERE id = :id AND version = :version AND handoff = :handoff"
-            + " AND state = " + PENDING.sql() + " RETURNING " + ReminderRow.COLUMNS;
+    private static final String AS_READ_BY_HAND_OFF = " WHERE id = :id AND version = :version AND handoff = :handoff"
+            + " AND state = " + PENDING.sql();
+
+    private static final String AS_HANDED_OFF = AS_READ_BY_HAND_OFF + " RETURNING " + ReminderRow.COLUMNS;
 
     /**
      * Quiet hours at hand-off: published for the window's end, due back at :due_at (the window's end :until, or the
@@ -207,13 +215,16 @@ public class ReminderLedger {
             + AS_HANDED_OFF, Event.of(":now", EventType.DEFERRED, "'until'", ":until::text", "'reason'",
                     "'quiet_hours'::text")));
 
-    private static final NamedSql SKIP_AT_HAND_OFF = NamedSql.of(recording("UPDATE reminders SET state = "
-            + SKIPPED.sql() + ", updated_at = :now" + AS_HANDED_OFF,
-            Event.of(":now", EventType.SKIPPED, "'reason'", "'quiet_hours'::text")));
+    private static NamedSql skipAtHandOff(CallbackOutbox outbox) {
+        return NamedSql.of(outbox.finishing("UPDATE reminders SET state = " + SKIPPED.sql() + ", updated_at = :now"
+                + AS_READ_BY_HAND_OFF, ReminderRow.COLUMNS,
+                Event.of(":now", EventType.SKIPPED, "'reason'", "'quiet_hours'::text")));
+    }
 
-    private static final NamedSql EXPIRE_AT_HAND_OFF = NamedSql.of(recording("UPDATE reminders SET state = "
-            + EXPIRED.sql() + ", updated_at = :now" + AS_HANDED_OFF,
-            Event.of(":now", EventType.EXPIRED, "'error'", ":error::text")));
+    private static NamedSql expireAtHandOff(CallbackOutbox outbox) {
+        return NamedSql.of(outbox.finishing("UPDATE reminders SET state = " + EXPIRED.sql() + ", updated_at = :now"
+                + AS_READ_BY_HAND_OFF, ReminderRow.COLUMNS, Event.of(":now", EventType.EXPIRED, "'error'", ":error::text")));
+    }
 
     // --- claims -----------------------------------------------------------------------------------------------------
 
@@ -260,10 +271,12 @@ public class ReminderLedger {
             + " RETURNING " + CLAIMED_COLUMNS, Event.of(":now", EventType.RECONCILED, "'reason'", ":reason::text")));
 
     /** The poison guard: taken over :max_takeovers times without a settling write in between, so failed, not sent again. */
-    private static final NamedSql GIVE_UP = NamedSql.of(recording("UPDATE reminders SET state = " + FAILED.sql()
-            + ", last_error = :error, lease_until = NULL, updated_at = :now WHERE id = :id AND version = :version"
-            + " AND takeovers >= :max_takeovers" + claimable(":now") + " RETURNING id",
-            Event.of(":now", EventType.FAILED, "'error'", ":error::text")));
+    private static NamedSql giveUp(CallbackOutbox outbox) {
+        return NamedSql.of(outbox.finishing("UPDATE reminders SET state = " + FAILED.sql() + ", last_error = :error,"
+                + " lease_until = NULL, updated_at = :now WHERE id = :id AND version = :version"
+                + " AND takeovers >= :max_takeovers" + claimable(":now"), "id",
+                Event.of(":now", EventType.FAILED, "'error'", ":error::text")));
+    }
 
     private static final NamedSql STATE_OF = NamedSql.of("SELECT state, version, " + Deferrals.DUE + " AS due_at"
             + " FROM reminders WHERE id = :id");
@@ -298,36 +311,43 @@ public class ReminderLedger {
             ":attempt_error::text", ":answered_at");
 
     /**
-     * Successful sends, a batch in one statement: per send the claim it holds, when, then its attempt.
+     * Successful sends, a batch in one statement: per send the claim it holds, when, then its attempt. Public, for the
+     * tests that read its plan.
      */
-    public static final String SETTLE_SENT = recording("UPDATE reminders SET state = " + SENT.sql()
-            + ", sent_at = send.settled_at, attempts = send.attempt, last_error = NULL, lease_until = NULL,"
-            + " updated_at = send.settled_at FROM unnest($1::bigint[], $2::int[], $3::timestamptz[],"
-            + " $4::timestamptz[], $5::int[], $6::text[], $7::bigint[], $8::text[], $9::timestamptz[]) WITH ORDINALITY"
-            + " AS send(send_id, send_version, held_claim, settled_at, attempt, status, latency_ms, error, answered_at, "
-            + UnnestedStatement.POSITION + ")"
-            + " WHERE id = send.send_id AND version = send.send_version"
-            // the held claim in a form no index can serve, so that the only way in is the primary key: by this
-            // condition the planner could walk the partial index of delivering rows, which under load holds
-            // thousands its statistics do not know of (docs/delivery.md, "A planner trap")
-            + " AND state IS NOT DISTINCT FROM " + DELIVERING.sql()
-            + " AND claimed_at IS NOT DISTINCT FROM send.held_claim"
-            + " RETURNING send." + UnnestedStatement.POSITION + ", id, send.settled_at,"
-            + " send.attempt, send.status, send.latency_ms, send.error, send.answered_at",
-            attempt("changed.attempt", "changed.status", "changed.latency_ms", "changed.error", "changed.answered_at"),
-            Event.of("changed.settled_at", EventType.SENT));
+    public static String settleSent(CallbackOutbox outbox) {
+        return outbox.finishing("UPDATE reminders SET state = " + SENT.sql()
+                + ", sent_at = send.settled_at, attempts = send.attempt, last_error = NULL, lease_until = NULL,"
+                + " updated_at = send.settled_at FROM unnest($1::bigint[], $2::int[], $3::timestamptz[],"
+                + " $4::timestamptz[], $5::int[], $6::text[], $7::bigint[], $8::text[], $9::timestamptz[]) WITH"
+                + " ORDINALITY AS send(send_id, send_version, held_claim, settled_at, attempt, status, latency_ms, error,"
+                + " answered_at, " + UnnestedStatement.POSITION + ")"
+                + " WHERE id = send.send_id AND version = send.send_version"
+                // the held claim in a form no index can serve, so that the only way in is the primary key: by this
+                // condition the planner could walk the partial index of delivering rows, which under load holds
+                // thousands its statistics do not know of (docs/delivery.md, "A planner trap")
+                + " AND state IS NOT DISTINCT FROM " + DELIVERING.sql()
+                + " AND claimed_at IS NOT DISTINCT FROM send.held_claim",
+                "send." + UnnestedStatement.POSITION + ", id, send.settled_at, send.attempt, send.status,"
+                        + " send.latency_ms, send.error, send.answered_at",
+                attempt("changed.attempt", "changed.status", "changed.latency_ms", "changed.error",
+                        "changed.answered_at"),
+                Event.of("changed.settled_at", EventType.SENT));
+    }
 
     public static final List<Class<?>> SEND_COLUMNS = List.of(Long.class, Integer.class, OffsetDateTime.class,
             OffsetDateTime.class, Integer.class, String.class, Long.class, String.class, OffsetDateTime.class);
 
-    private static final NamedSql SETTLE_FAILED = NamedSql.of(recording("UPDATE reminders SET state = " + FAILED.sql()
-            + ", attempts = :attempt, last_error = :error, lease_until = NULL, updated_at = :now" + HELD
-            + " RETURNING id", ATTEMPT, Event.of(":now", EventType.FAILED, "'error'", ":error::text")));
+    private static NamedSql settleFailed(CallbackOutbox outbox) {
+        return NamedSql.of(outbox.finishing("UPDATE reminders SET state = " + FAILED.sql() + ", attempts = :attempt,"
+                + " last_error = :error, lease_until = NULL, updated_at = :now" + HELD, "id", ATTEMPT,
+                Event.of(":now", EventType.FAILED, "'error'", ":error::text")));
+    }
 
     /** Expired while held: past its expiry when an attempt was due, or quiet hours that outlast it (:error). */
-    private static final NamedSql EXPIRE_HELD = NamedSql.of(recording("UPDATE reminders SET state = " + EXPIRED.sql()
-            + ", lease_until = NULL, updated_at = :now" + HELD + " RETURNING id",
-            Event.of(":now", EventType.EXPIRED, "'error'", ":error::text")));
+    private static NamedSql expireHeld(CallbackOutbox outbox) {
+        return NamedSql.of(outbox.finishing("UPDATE reminders SET state = " + EXPIRED.sql() + ", lease_until = NULL,"
+                + " updated_at = :now" + HELD, "id", Event.of(":now", EventType.EXPIRED, "'error'", ":error::text")));
+    }
 
     /** A failed attempt whose retry stays with this instance: the claim is kept, the poison guard's count cleared. */
     private static final NamedSql RECORD_ATTEMPT = NamedSql.of(recording("UPDATE reminders SET attempts = :attempt,"
@@ -352,9 +372,11 @@ public class ReminderLedger {
             + " lease_until = NULL, takeovers = 0, updated_at = :now" + HELD + " RETURNING id",
             Event.of(":now", EventType.DEFERRED, "'until'", ":until::text", "'reason'", "'quiet_hours'::text")));
 
-    private static final NamedSql SKIP_HELD = NamedSql.of(recording("UPDATE reminders SET state = " + SKIPPED.sql()
-            + ", lease_until = NULL, updated_at = :now" + HELD + " RETURNING id",
-            Event.of(":now", EventType.SKIPPED, "'reason'", "'quiet_hours'::text")));
+    private static NamedSql skipHeld(CallbackOutbox outbox) {
+        return NamedSql.of(outbox.finishing("UPDATE reminders SET state = " + SKIPPED.sql() + ", lease_until = NULL,"
+                + " updated_at = :now" + HELD, "id", Event.of(":now", EventType.SKIPPED, "'reason'",
+                        "'quiet_hours'::text")));
+    }
 
     /** Shutdown gave the claim up: back on the queue under the next hand-off number. */
     private static final NamedSql RELEASE = NamedSql.of("UPDATE reminders SET state = " + HANDED_OFF.sql()
@@ -435,9 +457,11 @@ public class ReminderLedger {
     // --- the sweep --------------------------------------------------------------------------------------------------
 
     /** Waiting reminders whose delivery window closed: expired, never sent late. (Public, as every statement plan tests read.) */
-    public static final NamedSql EXPIRE_WAITING = NamedSql.of(recording("UPDATE reminders SET state = " + EXPIRED.sql()
-            + ", updated_at = :now WHERE expires_at IS NOT NULL AND expires_at < :now AND state IN "
-            + sqlList(PENDING, HANDED_OFF) + " RETURNING id, schedule_id", Event.of(":now", EventType.EXPIRED)));
+    public static NamedSql expireWaiting(CallbackOutbox outbox) {
+        return NamedSql.of(outbox.finishing("UPDATE reminders SET state = " + EXPIRED.sql() + ", updated_at = :now"
+                + " WHERE expires_at IS NOT NULL AND expires_at < :now AND state IN " + sqlList(PENDING, HANDED_OFF),
+                "id, schedule_id", Event.of(":now", EventType.EXPIRED)));
+    }
 
     /** Finished reminders past their retention, oldest change first, a bounded batch in one short transaction. */
     public static final NamedSql DELETE_FINISHED = NamedSql.of(withTheirEvents("DELETE FROM reminders WHERE id IN (SELECT id"
@@ -460,6 +484,14 @@ public class ReminderLedger {
     private static final int MAX_BATCHES_IN_FLIGHT = 4;
 
     private final Pool pool;
+    private final NamedSql createSkippedOccurrences;
+    private final NamedSql skipAtHandOff;
+    private final NamedSql expireAtHandOff;
+    private final NamedSql giveUp;
+    private final NamedSql settleFailed;
+    private final NamedSql expireHeld;
+    private final NamedSql skipHeld;
+    private final NamedSql expireWaiting;
     private final StatementBatcher<Tuple, Optional<ReminderRow>> registrations;
     private final StatementBatcher<Tuple, Optional<ReminderRow>> handOffs;
     private final Function<List<Tuple>, Uni<List<Optional<ReminderRow>>>> handOff;
@@ -467,8 +499,18 @@ public class ReminderLedger {
     private final Function<List<Tuple>, Uni<List<Boolean>>> settleSent;
     private final StatementBatcher<Tuple, Boolean> sends;
 
-    public ReminderLedger(Pool pool) {
+    public ReminderLedger(Pool pool, TenantCallbacks callbacks) {
         this.pool = pool;
+        // every terminal write, and nothing else, also writes the callback outbox (docs/api.md, "Delivery callbacks")
+        CallbackOutbox outbox = CallbackOutbox.of(callbacks.tenants());
+        this.createSkippedOccurrences = createSkippedOccurrences(outbox);
+        this.skipAtHandOff = skipAtHandOff(outbox);
+        this.expireAtHandOff = expireAtHandOff(outbox);
+        this.giveUp = giveUp(outbox);
+        this.settleFailed = settleFailed(outbox);
+        this.expireHeld = expireHeld(outbox);
+        this.skipHeld = skipHeld(outbox);
+        this.expireWaiting = expireWaiting(outbox);
         Comparator<Tuple> byRowId = Comparator.comparingLong(parameters -> parameters.getLong(0));
         // the natural key is what concurrent inserts of the same reminder wait on: taken in one order, no deadlock
         int user = REGISTER.position("user_id");
@@ -484,7 +526,7 @@ public class ReminderLedger {
         this.handOffs = new StatementBatcher<>(handOff, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
         this.claims = new StatementBatcher<>(UnnestedStatement.of(pool, CLAIM, CLAIM_COLUMNS,
                 row -> Optional.of(claimOf(row)), Optional.empty()), byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
-        this.settleSent = UnnestedStatement.of(pool, SETTLE_SENT, SEND_COLUMNS, row -> true, false);
+        this.settleSent = UnnestedStatement.of(pool, settleSent(outbox), SEND_COLUMNS, row -> true, false);
         this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
     }
 
@@ -557,7 +599,7 @@ public class ReminderLedger {
         if (occurrences.size() == 0) {
             return Uni.createFrom().item(List.of());
         }
-        NamedSql sql = skipped ? CREATE_SKIPPED_OCCURRENCES : CREATE_OCCURRENCES;
+        NamedSql sql = skipped ? createSkippedOccurrences : CREATE_OCCURRENCES;
         return client.preparedQuery(sql.sql()).execute(sql.bind("tenant", occurrences.tenant(),
                         "user_id", occurrences.userId(),
                         "channel", occurrences.channel().wireName(), "template", occurrences.template(),
@@ -684,8 +726,8 @@ public class ReminderLedger {
 
     // --- hand-off ---------------------------------------------------------------------------------------------------
 
-    /** One published reminder's mark, as the hand-off read the row. */
-    public record HandOffMark(long id, int version, int handoff, String messageId) {
+    /** One published reminder's mark, as the hand-off read the row, with the published event its write records. */
+    public record HandOffMark(long id, int version, int handoff, String messageId, TimelineEvent published) {
     }
 
     /**
@@ -715,7 +757,9 @@ public class ReminderLedger {
     }
 
     private static Tuple handOffWrite(HandOffMark mark, Instant now) {
-        return Tuple.of(mark.id(), mark.version(), mark.handoff(), mark.messageId(), utc(now));
+        return Tuple.of(mark.id(), mark.version(), mark.handoff(), mark.messageId(), utc(now))
+                .addOffsetDateTime(utc(mark.published().at()))
+                .addString(new JsonObject(mark.published().detail()).encode());
     }
 
     /** pending → handed_off under quiet hours: published for the window's end, due back at dueAt. */
@@ -730,15 +774,15 @@ public class ReminderLedger {
     /** pending → skipped: inside the user's quiet hours with the skip policy, never sent. */
     public Uni<Optional<ReminderRow>> skippedAtHandOff(SqlClient client, long id, int version, int handoff,
             Instant now) {
-        return client.preparedQuery(SKIP_AT_HAND_OFF.sql())
-                .execute(SKIP_AT_HAND_OFF.bind("id", id, "version", version, "handoff", handoff, "now", utc(now)))
+        return client.preparedQuery(skipAtHandOff.sql())
+                .execute(skipAtHandOff.bind("id", id, "version", version, "handoff", handoff, "now", utc(now)))
                 .map(ReminderLedger::rowIn);
     }
 
     /** pending → expired: quiet hours that end after its expiry. */
     public Uni<Optional<ReminderRow>> expiredAtHandOff(SqlClient client, long id, int version, int handoff,
             String error, Instant now) {
-        return client.preparedQuery(EXPIRE_AT_HAND_OFF.sql()).execute(EXPIRE_AT_HAND_OFF.bind("id", id,
+        return client.preparedQuery(expireAtHandOff.sql()).execute(expireAtHandOff.bind("id", id,
                         "version", version, "handoff", handoff, "error", error, "now", utc(now)))
                 .map(ReminderLedger::rowIn);
     }
@@ -769,7 +813,7 @@ public class ReminderLedger {
 
     /** → failed by the poison guard, taken over maxTakeovers times; false when it moved on meanwhile. */
     public Uni<Boolean> giveUp(long id, int version, Instant now, int maxTakeovers, String error) {
-        return pool.preparedQuery(GIVE_UP.sql()).execute(GIVE_UP.bind("id", id, "version", version, "now", utc(now),
+        return pool.preparedQuery(giveUp.sql()).execute(giveUp.bind("id", id, "version", version, "now", utc(now),
                 "max_takeovers", maxTakeovers, "error", error)).map(rows -> rows.rowCount() == 1);
     }
 
@@ -822,12 +866,12 @@ public class ReminderLedger {
 
     /** delivering → failed after this attempt; the error may say more than the attempt's own (how many were made). */
     public Uni<Boolean> settleFailed(HeldClaim claim, Attempt attempt, String error, Instant now) {
-        return settle(SETTLE_FAILED, claim, now, attemptValues(attempt, "error", error));
+        return settle(settleFailed, claim, now, attemptValues(attempt, "error", error));
     }
 
     /** delivering → expired: past its expiry when an attempt was due, or (error) quiet hours that outlast it. */
     public Uni<Boolean> expireHeld(HeldClaim claim, String error, Instant now) {
-        return settle(EXPIRE_HELD, claim, now, "error", error);
+        return settle(expireHeld, claim, now, "error", error);
     }
 
     /** A failed attempt whose retry stays with this instance; still delivering. */
@@ -857,7 +901,7 @@ public class ReminderLedger {
 
     /** delivering → skipped: inside the user's quiet hours with the skip policy, never sent. */
     public Uni<Boolean> skipHeld(HeldClaim claim, Instant now) {
-        return settle(SKIP_HELD, claim, now);
+        return settle(skipHeld, claim, now);
     }
 
     /** delivering → handed_off at shutdown: back on the queue under a new hand-off number. */
@@ -955,7 +999,7 @@ public class ReminderLedger {
      * whose schedule makes room for the next occurrence.
      */
     public Uni<List<Long>> expireWaiting(Instant now) {
-        return pool.preparedQuery(EXPIRE_WAITING.sql()).execute(EXPIRE_WAITING.bind("now", utc(now))).map(rows -> {
+        return pool.preparedQuery(expireWaiting.sql()).execute(expireWaiting.bind("now", utc(now))).map(rows -> {
             List<Long> scheduleIds = new ArrayList<>();
             rows.forEach(row -> scheduleIds.add(row.getLong("schedule_id")));
             return scheduleIds;

@@ -72,7 +72,7 @@ public class ReminderPublisher {
         }
 
         /** The timeline's published or publish_failed event (docs/contract.md#timeline). */
-        TimelineEvent event() {
+        public TimelineEvent event() {
             Map<String, Object> detail = new LinkedHashMap<>();
             if (succeeded()) {
                 detail.put("message_id", messageId);
@@ -90,7 +90,8 @@ public class ReminderPublisher {
 
     /**
      * Publishes many, at most tickler.infrai.publish-concurrency at once; never fails: each outcome says whether its
-     * publish was taken. Outcomes come in the order the publications were given.
+     * publish was taken. Outcomes come in the order the publications were given. Their events are the caller's to
+     * write: a hand-off writes most of them with its marks, in the same statement, and the rest with {@link #record}.
      */
     public Uni<List<Published>> publishAll(List<Publication> publications) {
         if (publications.isEmpty()) {
@@ -104,8 +105,12 @@ public class ReminderPublisher {
                     Published[] inOrder = new Published[publications.size()];
                     outcomes.forEach(outcome -> inOrder[outcome.getKey()] = outcome.getValue());
                     return List.of(inOrder);
-                })
-                .call(outcomes -> timeline.append(outcomes.stream().map(Published::event).toList()));
+                });
+    }
+
+    /** Writes the events of outcomes whose events no state change wrote. */
+    public Uni<Void> record(List<Published> outcomes) {
+        return timeline.append(outcomes.stream().map(Published::event).toList());
     }
 
     /**

@@ -49,11 +49,19 @@ public class SweepRepository {
             + " WHERE state = " + PENDING.sql() + " AND fire_at <= $1 AND (fire_at, id) > ($3, $4)"
             + " ORDER BY fire_at, id LIMIT $2 FOR UPDATE OF reminders SKIP LOCKED";
 
-    /** Two small partial indexes answer it (handed_off by fire_at, delivering by lease): cheap when all is well. */
-    static final String OVERDUE = "SELECT id, tenant, version, state, trace_context FROM reminders"
-            + " WHERE (state = " + HANDED_OFF.sql() + " AND " + Deferrals.OVERDUE_BEFORE_$1 + " AND updated_at < $1)"
-            + " OR (state = " + DELIVERING.sql() + " AND lease_until < $2)"
-            + " ORDER BY id LIMIT $3";
+    /**
+     * Two small partial indexes answer it (handed_off by fire_at, delivering by lease): cheap when all is well, and a
+     * batch's worth from each, the longest overdue first, when much is overdue. Each read on its own: with one OR and
+     * ORDER BY id LIMIT, the planner walked the primary key and filtered, a second and more at a million rows, because
+     * it takes the many finished rows' past fire_at for overdue handed-off ones.
+     */
+    static final String OVERDUE = "SELECT * FROM ("
+            + "(SELECT id, tenant, version, state, trace_context FROM reminders"
+            + " WHERE state = " + HANDED_OFF.sql() + " AND " + Deferrals.OVERDUE_BEFORE_$1 + " AND updated_at < $1"
+            + " ORDER BY fire_at LIMIT $3)"
+            + " UNION ALL (SELECT id, tenant, version, state, trace_context FROM reminders"
+            + " WHERE state = " + DELIVERING.sql() + " AND lease_until < $2 ORDER BY lease_until LIMIT $3)"
+            + ") overdue ORDER BY id LIMIT $3";
 
     private final Pool pool;
 

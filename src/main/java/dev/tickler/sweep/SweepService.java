@@ -21,10 +21,12 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
+import dev.tickler.callback.CallbackRepository;
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.delivery.DeliveryIntake;
 import dev.tickler.handoff.HandOff;
 import dev.tickler.ledger.ReminderLedger;
+import dev.tickler.observability.ReminderStatistics;
 import dev.tickler.publish.ReminderPublisher;
 import dev.tickler.publish.Via;
 import dev.tickler.schedule.ScheduleTopUp;
@@ -57,28 +59,38 @@ public class SweepService {
     private final HandOff handOff;
     private final DeliveryIntake delivery;
     private final ScheduleTopUp schedules;
+    private final CallbackRepository callbacks;
+    private final ReminderStatistics statistics;
     private final Clock clock;
     private final Pause pause;
     private final TicklerConfig.Sweep config;
     private final TicklerConfig.Retention retention;
+    private final Duration callbackRetention;
     private final Counter retentionDeleted;
+    private final Counter callbacksDeleted;
     private final MeterRegistry registry;
     private final Timer duration;
     private final Timer reconcileDuration;
 
     public SweepService(SweepRepository repository, ReminderLedger ledger, HandOff handOff, DeliveryIntake delivery,
-            ScheduleTopUp schedules, Clock clock, Pause pause, TicklerConfig config, MeterRegistry registry) {
+            ScheduleTopUp schedules, CallbackRepository callbacks, ReminderStatistics statistics, Clock clock,
+            Pause pause, TicklerConfig config, MeterRegistry registry) {
         this.repository = repository;
+        this.statistics = statistics;
         this.ledger = ledger;
         this.handOff = handOff;
         this.delivery = delivery;
         this.schedules = schedules;
+        this.callbacks = callbacks;
         this.pause = pause;
         this.clock = clock;
         this.config = config.sweep();
         this.retention = config.retention();
+        this.callbackRetention = config.callbacks().retention();
         this.retentionDeleted = Counter.builder("tickler.retention.deleted")
                 .description("Finished reminders deleted by retention").register(registry);
+        this.callbacksDeleted = Counter.builder("tickler.callbacks.deleted")
+                .description("Callback events deleted past tickler.callbacks.retention").register(registry);
         this.registry = registry;
         this.duration = Timer.builder("tickler.sweep.duration").description("Duration of sweep runs")
                 .register(registry);
@@ -103,6 +115,7 @@ public class SweepService {
         AtomicLong reconciled = new AtomicLong();
         AtomicLong expired = new AtomicLong();
         AtomicLong deleted = new AtomicLong();
+        AtomicLong callbacksGone = new AtomicLong();
         AtomicLong toppedUp = new AtomicLong();
         Set<Long> endedOccurrencesOf = ConcurrentHashMap.newKeySet();
         // expiry first: what can no longer be sent in time is neither handed off nor delivered again
@@ -113,12 +126,18 @@ public class SweepService {
                 .chain(() -> reconcile(deadline, reconciled))
                 // after expiry and reconcile, whose ends of occurrences the schedules have not followed up yet
                 .chain(() -> schedules.backstop(deadline).invoke(toppedUp::set))
-                .chain(() -> deleteExpired(retention.finished(), ledger::deleteFinished, deadline, deleted))
-                .chain(() -> deleteExpired(retention.failed(), ledger::deleteFailed, deadline, deleted))
+                .chain(() -> deleteExpired(retention.finished(), ledger::deleteFinished, deadline, deleted,
+                        retentionDeleted))
+                .chain(() -> deleteExpired(retention.failed(), ledger::deleteFailed, deadline, deleted,
+                        retentionDeleted))
+                .chain(() -> deleteExpired(callbackRetention, callbacks::deleteExpired, deadline, callbacksGone,
+                        callbacksDeleted))
+                // the state counts' deltas are folded here too, so they never pile up where no instance has the gauges on
+                .chain(() -> statistics.countByState())
                 .map(ignored -> {
                     long millis = Duration.between(started, clock.instant()).toMillis();
                     SweepReport report = new SweepReport(handedOff.get(), failedPublish.get(), reconciled.get(),
-                            expired.get(), deleted.get(), toppedUp.get(), millis);
+                            expired.get(), deleted.get(), toppedUp.get(), callbacksGone.get(), millis);
                     record(report);
                     return report;
                 });
@@ -210,12 +229,12 @@ public class SweepService {
     }
 
     /**
-     * Retention (docs/contract.md#retention): batch after batch of finished reminders past their keep-time, each batch
-     * a short transaction of its own that skips rows someone holds, with a rest after each, until a batch comes back
-     * short or the budget is spent. A keep-time of zero or less keeps them forever.
+     * Retention (docs/contract.md#retention): batch after batch of finished reminders (or callback events) past their
+     * keep-time, each batch a short transaction of its own that skips rows someone holds, with a rest after each, until
+     * a batch comes back short or the budget is spent. A keep-time of zero or less keeps them forever.
      */
     private Uni<Void> deleteExpired(Duration keep, BiFunction<Instant, Integer, Uni<Integer>> deleteBatch,
-            Instant deadline, AtomicLong deleted) {
+            Instant deadline, AtomicLong deleted, Counter counted) {
         if (keep.isZero() || keep.isNegative()) {
             return Uni.createFrom().voidItem();
         }
@@ -223,14 +242,14 @@ public class SweepService {
         return deleteBatch.apply(now().minus(keep), RETENTION_BATCH)
                 .invoke(count -> {
                     deleted.addAndGet(count);
-                    retentionDeleted.increment(count);
+                    counted.increment(count);
                 })
                 .chain(count -> {
                     if (count < RETENTION_BATCH || clock.instant().isAfter(deadline)) {
                         return Uni.createFrom().voidItem();
                     }
                     Duration rest = Duration.ofNanos((System.nanoTime() - started) * RETENTION_REST_FACTOR);
-                    return pause.of(rest).chain(() -> deleteExpired(keep, deleteBatch, deadline, deleted));
+                    return pause.of(rest).chain(() -> deleteExpired(keep, deleteBatch, deadline, deleted, counted));
                 });
     }
 
@@ -272,8 +291,9 @@ public class SweepService {
         registry.counter("tickler.sweep.expired").increment(report.expired());
         duration.record(Duration.ofMillis(report.durationMs()));
         LOG.infof("sweep: %d handed off, %d failed to publish, %d reconciled, %d expired, %d deleted, %d schedules"
-                + " topped up in %d ms", report.handedOff(), report.failedPublish(), report.reconciled(),
-                report.expired(), report.deleted(), report.schedulesToppedUp(), report.durationMs());
+                + " topped up, %d callback events deleted in %d ms", report.handedOff(), report.failedPublish(),
+                report.reconciled(), report.expired(), report.deleted(), report.schedulesToppedUp(),
+                report.callbacksDeleted(), report.durationMs());
     }
 
     private Instant now() {

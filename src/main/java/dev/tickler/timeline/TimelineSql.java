@@ -41,10 +41,21 @@ public final class TimelineSql {
      * tables as they were before the statement.
      */
     public static String recordingAnswering(String change, String answer, Event... events) {
+        return withEvents(change, "", events) + " " + answer;
+    }
+
+    /**
+     * The same with further writes of the statement after its events ({@code moreWrites}: {@code , name AS (…)} CTEs
+     * that read {@code changed}), answering only the given columns of the change's RETURNING.
+     */
+    public static String recording(String change, String moreWrites, String answering, Event... events) {
+        return withEvents(change, moreWrites, events) + " SELECT " + answering + " FROM changed";
+    }
+
+    private static String withEvents(String change, String moreWrites, Event... events) {
         String rows = Arrays.stream(events).map(Event::values).collect(Collectors.joining(", "));
         return "WITH changed AS (" + change + "), logged AS (INSERT INTO reminder_events (reminder_id, at, type, detail)"
                 + " SELECT changed.id, event.at, event.type, event.detail FROM changed"
-                + " CROSS JOIN LATERAL (VALUES " + rows + ") AS event(at, type, detail)) "
-                + answer;
+                + " CROSS JOIN LATERAL (VALUES " + rows + ") AS event(at, type, detail))" + moreWrites;
     }
 }

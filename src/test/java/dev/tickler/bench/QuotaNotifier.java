@@ -15,8 +15,9 @@ import io.vertx.core.json.JsonObject;
 /**
  * A notification provider with a published quota, for the campaign benchmarks: every send is answered after
  * {@code latency-millis} (default {@value #LATENCY_MILLIS}) ms, and a send beyond {@code quota-per-second} (default
- * {@value #QUOTA_PER_SECOND}) in the last second is answered 429 with {@code Retry-After: 1} at once; both are the
- * resource's init arguments. Counts what it was asked, and every send key it answered 2xx more than once.
+ * {@value #QUOTA_PER_SECOND}; {@code none} for a provider without one) in the last second is answered 429 with
+ * {@code Retry-After: 1} at once; both are the resource's init arguments. Counts what it was asked, what it took and
+ * refused in each second of the wall clock, and every send key it answered 2xx more than once.
  */
 public class QuotaNotifier implements QuarkusTestResourceLifecycleManager {
 
@@ -26,6 +27,9 @@ public class QuotaNotifier implements QuarkusTestResourceLifecycleManager {
     static final AtomicLong calls = new AtomicLong();
     static final AtomicLong rateLimited = new AtomicLong();
     static final AtomicLong duplicates = new AtomicLong();
+    /** Calls taken and refused, by the epoch second they arrived in: the provider's own view of the pace. */
+    static final Map<Long, AtomicLong> takenBySecond = new ConcurrentHashMap<>();
+    static final Map<Long, AtomicLong> refusedBySecond = new ConcurrentHashMap<>();
     private static final Map<String, Boolean> sent = new ConcurrentHashMap<>();
 
     private final Deque<Long> lastSecond = new ArrayDeque<>();
@@ -36,7 +40,8 @@ public class QuotaNotifier implements QuarkusTestResourceLifecycleManager {
     @Override
     public void init(Map<String, String> initArgs) {
         latencyMillis = Long.parseLong(initArgs.getOrDefault("latency-millis", Long.toString(LATENCY_MILLIS)));
-        quotaPerSecond = Integer.parseInt(initArgs.getOrDefault("quota-per-second", Integer.toString(QUOTA_PER_SECOND)));
+        String quota = initArgs.getOrDefault("quota-per-second", Integer.toString(QUOTA_PER_SECOND));
+        quotaPerSecond = quota.equals("none") ? Integer.MAX_VALUE : Integer.parseInt(quota);
     }
 
     @Override
@@ -45,6 +50,8 @@ public class QuotaNotifier implements QuarkusTestResourceLifecycleManager {
         rateLimited.set(0);
         duplicates.set(0);
         sent.clear();
+        takenBySecond.clear();
+        refusedBySecond.clear();
         vertx = Vertx.vertx();
         int port = vertx.createHttpServer(new HttpServerOptions().setTcpNoDelay(true))
                 .requestHandler(request -> request.body().onSuccess(body -> answer(request, body.toJsonObject())))
@@ -55,11 +62,14 @@ public class QuotaNotifier implements QuarkusTestResourceLifecycleManager {
 
     private void answer(HttpServerRequest request, JsonObject notification) {
         calls.incrementAndGet();
+        long second = System.currentTimeMillis() / 1000;
         if (!withinQuota(System.nanoTime())) {
             rateLimited.incrementAndGet();
+            refusedBySecond.computeIfAbsent(second, s -> new AtomicLong()).incrementAndGet();
             request.response().setStatusCode(429).putHeader("Retry-After", "1").end();
             return;
         }
+        takenBySecond.computeIfAbsent(second, s -> new AtomicLong()).incrementAndGet();
         vertx.setTimer(latencyMillis, timer -> {
             String key = request.getHeader("Idempotency-Key");
             if (key != null && sent.putIfAbsent(key, Boolean.TRUE) != null) {
@@ -71,6 +81,9 @@ public class QuotaNotifier implements QuarkusTestResourceLifecycleManager {
 
     /** A sliding one-second window over the sends it accepted. */
     private synchronized boolean withinQuota(long now) {
+        if (quotaPerSecond == Integer.MAX_VALUE) {
+            return true;
+        }
         while (!lastSecond.isEmpty() && now - lastSecond.peekFirst() >= 1_000_000_000L) {
             lastSecond.pollFirst();
         }

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /** handed_off rows for pushes to claim, one each, far in the future so that nothing else touches them. */
@@ -22,9 +23,25 @@ final class SeededRows {
 
     static SeededRows insert(Pool pool, int rows) {
         var ids = pool.preparedQuery("INSERT INTO reminders (user_id, channel, template, fire_at, state, version)"
-                        + " SELECT 'bench_' || g, 'email', 'bench', now() + interval '30 days' + g * interval '1 second',"
-                        + " 'handed_off', 0 FROM generate_series(1, $1) g RETURNING id")
+                        + " SELECT 'bench_' || g, 'email', 'bench', now() + interval '30 days'"
+                        + " + g * interval '1 second', 'handed_off', 0 FROM generate_series(1, $1) g RETURNING id")
                 .execute(Tuple.of(rows)).await().atMost(Duration.ofMinutes(10));
+        return rangeOf(ids);
+    }
+
+    /**
+     * handed_off rows of a tenant that are due already (a minute ago), so that a push claims each at once; for the
+     * benchmarks that follow the sends to the end.
+     */
+    static SeededRows due(Pool pool, int rows, String tenant) {
+        var ids = pool.preparedQuery("INSERT INTO reminders (user_id, channel, template, fire_at, state, version,"
+                        + " tenant) SELECT 'bench_' || g, 'email', 'bench_due', now() - interval '1 minute', 'handed_off',"
+                        + " 0, $2 FROM generate_series(1, $1) g RETURNING id")
+                .execute(Tuple.of(rows, tenant)).await().atMost(Duration.ofMinutes(10));
+        return rangeOf(ids);
+    }
+
+    private static SeededRows rangeOf(RowSet<Row> ids) {
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
         for (Row row : ids) {
@@ -32,6 +49,11 @@ final class SeededRows {
             max = Math.max(max, row.getLong(0));
         }
         return new SeededRows(min, max);
+    }
+
+    /** The id the next push claims: the pushes so far took the ids before it. */
+    long nextId() {
+        return next.get();
     }
 
     /** The push body for the next unclaimed row. */

@@ -9,7 +9,10 @@ import org.junit.jupiter.api.Test;
 
 import io.smallrye.mutiny.subscription.Cancellable;
 
-/** The notifier's concurrency limit fed with latencies: how it grows, shrinks, stays in bounds and hands out slots. */
+/**
+ * The notifier's concurrency limit fed with latencies and this instance's own delays: how it grows, what cuts it and
+ * what does not, how it stays in bounds and hands out slots.
+ */
 class AdaptiveConcurrencyTest {
 
     private static final long MS = 1_000_000;
@@ -18,11 +21,20 @@ class AdaptiveConcurrencyTest {
     void theLimitGrowsWhileLatencyStaysFlatAndCallsPressAgainstIt() {
         AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
 
-        for (int i = 0; i < 300; i++) {
-            concurrency.sample(100 * MS, concurrency.limit());
-        }
+        answer(concurrency, 300, 100 * MS, 0);
 
         assertThat(concurrency.limit()).isEqualTo(256);
+    }
+
+    @Test
+    void theLimitDoublesARoundUntilTheProviderFirstQueues() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+
+        // one round is the answers of the calls that were out when it began
+        answer(concurrency, AdaptiveConcurrency.INITIAL_LIMIT, 100 * MS, 0);
+        assertThat(concurrency.limit()).isEqualTo(2 * AdaptiveConcurrency.INITIAL_LIMIT);
+        answer(concurrency, AdaptiveConcurrency.INITIAL_LIMIT, 100 * MS, 0);
+        assertThat(concurrency.limit()).isEqualTo(4 * AdaptiveConcurrency.INITIAL_LIMIT);
     }
 
     @Test
@@ -30,38 +42,148 @@ class AdaptiveConcurrencyTest {
         AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
 
         for (int i = 0; i < 300; i++) {
-            concurrency.sample(100 * MS, 2);
+            concurrency.sample(100 * MS, 0, 2);
         }
 
         assertThat(concurrency.limit()).isEqualTo(AdaptiveConcurrency.INITIAL_LIMIT);
     }
 
     @Test
-    void theLimitShrinksWhenLatencyRisesAsCallsQueueAtTheProvider() {
+    void aProviderThatQueuesCallsKeepsTheLimitNearWhatItWorksOnAtOnce() {
         AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
-        for (int i = 0; i < 200; i++) {
-            concurrency.sample(100 * MS, concurrency.limit());
-        }
-        int grown = concurrency.limit();
+        answer(concurrency, 300, 100 * MS, 0);
+        assertThat(concurrency.limit()).isEqualTo(256);
 
-        for (int i = 0; i < 150; i++) {
-            concurrency.sample(300 * MS, concurrency.limit());
+        // a provider working on 64 calls at once: beyond them, each call waits its turn there
+        for (int i = 0; i < 1_500; i++) {
+            concurrency.sample(100 * MS * Math.max(1, concurrency.limit()) / 64, 0, concurrency.limit());
         }
 
-        assertThat(concurrency.limit()).isLessThan(grown / 2).isGreaterThanOrEqualTo(1);
+        assertThat(concurrency.limit()).isBetween(64, (int) (64 * (1 + AdaptiveConcurrency.TOLERANCE)));
+    }
+
+    @Test
+    void aRoundCutsTheLimitAtMostByHalf() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+        answer(concurrency, 300, 100 * MS, 0);
+
+        answer(concurrency, 257, 5_000 * MS, 0);
+
+        assertThat(concurrency.limit()).isEqualTo(128);
+    }
+
+    @Test
+    void oneSlowAnswerInARoundCutsNothing() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+        answer(concurrency, 300, 100 * MS, 0);
+
+        concurrency.sample(2_000 * MS, 0, concurrency.limit());
+        answer(concurrency, 300, 100 * MS, 0);
+
+        assertThat(concurrency.limit()).isEqualTo(256);
+    }
+
+    @Test
+    void aRiseWithinTheToleranceHoldsTheLimit() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(1_000);
+        // four rounds of 16, 16, 32 and 64 answers, each doubling
+        answer(concurrency, 128, 100 * MS, 0);
+        assertThat(concurrency.limit()).isEqualTo(256);
+
+        answer(concurrency, 1_500, 140 * MS, 0);
+
+        assertThat(concurrency.limit()).isEqualTo(256);
+    }
+
+    @Test
+    void answersSlowedByThisInstanceCutNothing() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+        answer(concurrency, 300, 100 * MS, 0);
+
+        // a push flood on the shared cores: timers run 120 ms late, and every answer is read as late
+        answer(concurrency, 2_000, 340 * MS, 120 * MS);
+
+        assertThat(concurrency.limit()).isEqualTo(256);
+    }
+
+    @Test
+    void whileThisInstanceRunsLateEvenARiseItDoesNotExplainCutsNothing() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+        answer(concurrency, 300, 100 * MS, 0);
+
+        // the instance is 30 ms behind, more than it may be for its latencies to be trusted
+        answer(concurrency, 2_000, 400 * MS, 30 * MS);
+
+        assertThat(concurrency.limit()).isEqualTo(256);
+    }
+
+    @Test
+    void theSameRiseWithTheInstanceOnTimeCutsTheLimit() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+        answer(concurrency, 300, 100 * MS, 0);
+
+        answer(concurrency, 1_000, 400 * MS, 5 * MS);
+
+        assertThat(concurrency.limit()).isLessThan(64);
+    }
+
+    @Test
+    void aFastProvidersQueueIsSeenThroughTheEventLoopsOrdinaryJitter() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+        answer(concurrency, 300, 5 * MS, 0);
+
+        // timers a millisecond late, a fifth of this provider's latency, while its answers take three times as long
+        answer(concurrency, 1_000, 15 * MS, MS);
+
+        assertThat(concurrency.limit()).isLessThan(64);
+    }
+
+    @Test
+    void aCollectionPauseCutsNothing() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+        answer(concurrency, 300, 100 * MS, 0);
+
+        // every call out during a 300 ms pause answers 300 ms late, and so does the timer
+        answer(concurrency, 256, 400 * MS, 300 * MS);
+        answer(concurrency, 300, 100 * MS, 0);
+
+        assertThat(concurrency.limit()).isEqualTo(256);
+    }
+
+    @Test
+    void aLimitStartedDuringAFloodStillGrowsToTheCeiling() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+
+        // the first answers already come during the flood: a few on time, most late by what the timers show
+        for (int i = 0; i < 2_000; i++) {
+            boolean onTime = i % 10 == 0;
+            concurrency.sample(onTime ? 100 * MS : 250 * MS, onTime ? 0 : 75 * MS, concurrency.limit());
+        }
+
+        assertThat(concurrency.limit()).isEqualTo(256);
+    }
+
+    @Test
+    void afterAQueueTheLimitProbesUpwardGently() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(1_000);
+        answer(concurrency, 128, 100 * MS, 0);
+        // one round of 128 answers, queued at the provider
+        answer(concurrency, 128, 400 * MS, 0);
+        assertThat(concurrency.limit()).isEqualTo(128);
+
+        // the next round: the 256 calls out when the cut came, answered at the unloaded latency again
+        answer(concurrency, 256, 100 * MS, 0);
+
+        assertThat(concurrency.limit()).isEqualTo((int) (128 * (1 + AdaptiveConcurrency.CAUTIOUS_GROWTH)));
     }
 
     @Test
     void underAPaceTheLimitKeepsWhatCarriesThePaceAtTheLatencySeenNow() {
         AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
         concurrency.pace(200);
-        for (int i = 0; i < 200; i++) {
-            concurrency.sample(100 * MS, concurrency.limit());
-        }
+        answer(concurrency, 200, 100 * MS, 0);
 
-        for (int i = 0; i < 300; i++) {
-            concurrency.sample(400 * MS, concurrency.limit());
-        }
+        answer(concurrency, 1_500, 400 * MS, 0);
 
         double carriesThePace = 200 * 0.4 * AdaptiveConcurrency.PACE_HEADROOM;
         assertThat(concurrency.limit()).isBetween((int) carriesThePace - 2, (int) carriesThePace + 2);
@@ -70,14 +192,10 @@ class AdaptiveConcurrencyTest {
     @Test
     void aProviderThatGotSlowerForGoodIsMeasuredAgainAndTheLimitRecovers() {
         AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
-        for (int i = 0; i < 300; i++) {
-            concurrency.sample(50 * MS, concurrency.limit());
-        }
+        answer(concurrency, 300, 50 * MS, 0);
 
         // slower from now on: congested at first, then, with the lowest latency forgotten, the new normal
-        for (int i = 0; i < AdaptiveConcurrency.PROBE_EVERY * 2; i++) {
-            concurrency.sample(200 * MS, concurrency.limit());
-        }
+        answer(concurrency, AdaptiveConcurrency.PROBE_EVERY * 4, 200 * MS, 0);
 
         assertThat(concurrency.limit()).isGreaterThan(100);
     }
@@ -92,12 +210,12 @@ class AdaptiveConcurrencyTest {
 
         assertThat(granted).hasSize(2);
         assertThat(concurrency.inFlight()).isEqualTo(2);
-        granted.get(0).release(100 * MS);
+        granted.get(0).release(100 * MS, 0);
         assertThat(granted).hasSize(3);
         assertThat(concurrency.inFlight()).isEqualTo(2);
         granted.get(1).releaseUnmeasured();
-        granted.get(2).release(100 * MS);
-        granted.get(3).release(100 * MS);
+        granted.get(2).release(100 * MS, 0);
+        granted.get(3).release(100 * MS, 0);
 
         assertThat(granted).hasSize(4);
         assertThat(concurrency.inFlight()).isZero();
@@ -110,7 +228,7 @@ class AdaptiveConcurrencyTest {
         concurrency.acquire().subscribe().with(granted::add);
         concurrency.acquire().subscribe().with(granted::add);
 
-        granted.get(0).release(100 * MS);
+        granted.get(0).release(100 * MS, 0);
         granted.get(0).releaseUnmeasured();
 
         assertThat(concurrency.inFlight()).isEqualTo(1);
@@ -124,7 +242,7 @@ class AdaptiveConcurrencyTest {
         Cancellable gaveUp = concurrency.acquire().subscribe().with(granted::add);
 
         gaveUp.cancel();
-        granted.get(0).release(100 * MS);
+        granted.get(0).release(100 * MS, 0);
 
         assertThat(granted).hasSize(1);
         assertThat(concurrency.inFlight()).isZero();
@@ -138,37 +256,28 @@ class AdaptiveConcurrencyTest {
             concurrency.acquire().subscribe().with(granted::add);
         }
         assertThat(concurrency.inFlight()).isEqualTo(AdaptiveConcurrency.INITIAL_LIMIT);
-        for (int i = 0; i < 10; i++) {
-            concurrency.sample(100 * MS, concurrency.limit());
-        }
+        answer(concurrency, AdaptiveConcurrency.INITIAL_LIMIT, 100 * MS, 0);
         int grown = concurrency.limit();
 
-        granted.get(0).release(100 * MS);
+        granted.get(0).release(100 * MS, 0);
 
         assertThat(grown).isGreaterThan(AdaptiveConcurrency.INITIAL_LIMIT + 5);
         assertThat(concurrency.inFlight()).isEqualTo(Math.min(39, concurrency.limit()));
     }
 
     @Test
-    void oneSlowAnswerOnlyNudgesTheLimit() {
-        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
-        for (int i = 0; i < 300; i++) {
-            concurrency.sample(100 * MS, concurrency.limit());
-        }
-
-        concurrency.sample(2_000 * MS, concurrency.limit());
-
-        assertThat(concurrency.limit()).isGreaterThan(250);
-    }
-
-    @Test
     void theCeilingIsNeverExceeded() {
         AdaptiveConcurrency concurrency = new AdaptiveConcurrency(10);
 
-        for (int i = 0; i < 1_000; i++) {
-            concurrency.sample(MS, concurrency.limit());
-        }
+        answer(concurrency, 1_000, MS, 0);
 
         assertThat(concurrency.limit()).isEqualTo(10);
+    }
+
+    /** {@code answers} answers of the same latency and local delay, each while the calls fill the limit. */
+    private static void answer(AdaptiveConcurrency concurrency, int answers, long latencyNanos, long localDelayNanos) {
+        for (int i = 0; i < answers; i++) {
+            concurrency.sample(latencyNanos, localDelayNanos, concurrency.limit());
+        }
     }
 }

@@ -3,6 +3,7 @@ package dev.tickler.delivery;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -13,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The send pace on a clock and timers the test moves: sends leave evenly, never more than the limit in a second
- * beyond the burst tolerance, a late timer does not turn into a burst, 429s cut the pace and queued sends grow it.
+ * beyond the burst tolerance, a late timer does not turn into a burst, 429s cut the pace to what the provider took
+ * (counted when the sends left) at most once in its Retry-After, and queued sends grow it, slowly near the quota.
  */
 class SendRateTest {
 
@@ -94,61 +96,127 @@ class SendRateTest {
     }
 
     @Test
-    void a429CutsThePaceBelowWhatTheProviderAcceptedInTheLastSecond() {
+    void a429CutsThePaceBelowWhatTheProviderTookInTheLastSecondCountingTheSendsStillOut() {
         SendRate rate = pace(Optional.empty());
-        acceptEvenly(rate, 2_000, 2);
+        // none of these has answered yet: they count from the moment they left
+        departEvenly(rate, 2_000, 2);
 
-        rate.rateLimited();
+        refuse(rate);
 
         assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 1_000, within(10.0));
     }
 
     @Test
+    void sendsTheProviderRefusedAreNotCountedAsTaken() {
+        SendRate rate = pace(Optional.empty());
+        departEvenly(rate, 3_000, 1);
+        refuse(rate);
+        assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 3_000, within(30.0));
+
+        // the next second: 2,000 leave and every other one is refused, within the cut's second
+        for (int i = 0; i < 1_000; i++) {
+            now.addAndGet(SECOND / 1_000);
+            rate.departed();
+            refuse(rate);
+        }
+        now.addAndGet(MS);
+        refuse(rate);
+
+        assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 1_000, within(10.0));
+    }
+
+    @Test
+    void aRetryAfterHoldsTheNextCutForThatLongButNoLongerThanAFewSeconds() {
+        SendRate rate = pace(Optional.empty());
+        departEvenly(rate, 1_000, 1);
+        refuse(rate, Duration.ofSeconds(3));
+        double cut = rate.perSecond();
+        assertThat(cut).isCloseTo(SendRate.BACK_OFF * 1_000, within(10.0));
+
+        departEvenly(rate, 500, 1);
+        refuse(rate, Duration.ofSeconds(3));
+        assertThat(rate.perSecond()).isEqualTo(cut);
+
+        departEvenly(rate, 1_000, 2);
+        refuse(rate, Duration.ofHours(1));
+        assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 500, within(10.0));
+        double cutAgain = rate.perSecond();
+
+        departEvenly(rate, 1_000, 4);
+        refuse(rate);
+        assertThat(rate.perSecond()).isEqualTo(cutAgain);
+        departEvenly(rate, 200, 1);
+        refuse(rate);
+        assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 200, within(5.0));
+    }
+
+    @Test
     void aBurstOf429sCutsOnceASecond() {
         SendRate rate = pace(Optional.empty());
-        acceptEvenly(rate, 1_000, 1);
+        departEvenly(rate, 1_000, 1);
 
         for (int i = 0; i < 100; i++) {
-            rate.rateLimited();
+            refuse(rate);
         }
         assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 1_000, within(10.0));
 
-        acceptEvenly(rate, 800, 1);
-        rate.rateLimited();
+        departEvenly(rate, 800, 1);
+        refuse(rate);
         assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 800, within(10.0));
     }
 
     @Test
     void a429WhileOnlyATrickleIsAcceptedTeachesNothing() {
         SendRate rate = pace(Optional.empty());
-        acceptEvenly(rate, SendRate.LEARNING_FLOOR - 1, 1);
+        departEvenly(rate, SendRate.LEARNING_FLOOR - 1, 1);
 
-        rate.rateLimited();
+        refuse(rate);
 
         assertThat(rate.perSecond()).isInfinite();
     }
 
     @Test
-    void thePaceGrowsBackWhileSendsQueueBehindItButNeverPastTheCeiling() {
+    void thePaceGetsBackNearWhereTheProviderRefusedQuicklyThenFeelsForItSlowlyButNeverPastTheCeiling() {
         SendRate rate = pace(Optional.of(1_000.0));
-        acceptEvenly(rate, 500, 1);
-        rate.rateLimited();
-        double cut = rate.perSecond();
-        assertThat(cut).isCloseTo(SendRate.BACK_OFF * 500, within(5.0));
-
+        departEvenly(rate, 500, 1);
+        refuse(rate);
+        assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 500, within(5.0));
         ask(rate, 100_000);
-        advance(10 * SECOND, MS);
-        assertThat(rate.perSecond()).isCloseTo(cut * Math.exp(10 * SendRate.GROWTH_PER_SECOND), within(20.0));
+
+        // 5 % a second up to 99 % of the 500 a second the provider refused at
+        advance(SECOND, MS);
+        assertThat(rate.perSecond()).isBetween(490.0, 500.0);
+        // then 1 % a second through the quota's neighbourhood
+        advance(5 * SECOND, MS);
+        assertThat(rate.perSecond()).isBetween(510.0, 530.0);
 
         advance(60 * SECOND, MS);
         assertThat(rate.perSecond()).isEqualTo(1_000);
     }
 
     @Test
+    void a429WhileTheProviderTookLessLowersThePaceButNotWhereTheQuotaIsFeltFor() {
+        SendRate rate = pace(Optional.empty());
+        departEvenly(rate, 1_000, 1);
+        refuse(rate);
+        ask(rate, 100_000);
+        advance(2 * SECOND, MS);
+
+        // a stall here bunched the sends up: the provider refused one while it took only 800 in the second
+        departEvenly(rate, 800, 1);
+        refuse(rate);
+        assertThat(rate.perSecond()).isCloseTo(SendRate.BACK_OFF * 800, within(10.0));
+
+        // 5 % a second all the way: 1 % a second starts only near the 1,000 the provider took when it refused
+        advance(4 * SECOND, MS);
+        assertThat(rate.perSecond()).isGreaterThan(SendRate.BACK_OFF * 800 * Math.exp(4 * 0.045));
+    }
+
+    @Test
     void thePaceDoesNotGrowWhileNothingWaitsForIt() {
         SendRate rate = pace(Optional.empty());
-        acceptEvenly(rate, 500, 1);
-        rate.rateLimited();
+        departEvenly(rate, 500, 1);
+        refuse(rate);
         double cut = rate.perSecond();
 
         for (int i = 0; i < 600; i++) {
@@ -198,12 +266,22 @@ class SendRateTest {
         return most;
     }
 
+    /** A send that leaves now and is refused with a 429 without Retry-After. */
+    private void refuse(SendRate rate) {
+        refuse(rate, null);
+    }
+
+    private void refuse(SendRate rate, Duration retryAfter) {
+        rate.departed();
+        rate.rateLimited(now.get(), retryAfter);
+    }
+
     /** {@code count} sends the provider took, spread evenly over the next {@code seconds}. */
-    private void acceptEvenly(SendRate rate, int count, int seconds) {
+    private void departEvenly(SendRate rate, int count, int seconds) {
         long step = seconds * SECOND / count;
         for (int i = 0; i < count; i++) {
             now.addAndGet(step);
-            rate.accepted();
+            rate.departed();
         }
     }
 }

@@ -105,6 +105,7 @@ class ManagementTest {
                 "tickler_notify_concurrency_limit",
                 "tickler_notify_in_flight",
                 "tickler_notify_pace",
+                "tickler_notify_local_delay_seconds",
                 "tickler_handoff_published_total",
                 "tickler_handoff_publish_failures_total",
                 "tickler_queue_delayed{queue=\"" + InfraiEmulatorResource.PUSHED_QUEUE + "\"}",

@@ -27,10 +27,10 @@ class SecretPlaceholdersTest {
     private static final List<Path> SHIPPED = List.of(Path.of("README.md"), Path.of("docs"), Path.of("deploy"),
             Path.of("src/main/resources/application.properties"), Path.of("src/local"), Path.of(".ci"));
 
-    private static final String SECRET_PROPERTIES =
-            "tickler\\.(?:api\\.keys|api\\.operator-keys|push\\.tokens|push\\.signing-secret|console\\.secret)";
+    private static final String SECRET_PROPERTIES = "tickler\\.(?:api\\.keys|api\\.operator-keys|push\\.tokens"
+            + "|push\\.signing-secret|console\\.secret|tenants\\.\"[^\"]+\"\\.callback-secret)";
     private static final String SECRET_VARIABLES = "TICKLER_API_KEYS|TICKLER_API_OPERATOR_KEYS|PUSH_PATH_TOKEN"
-            + "|TICKLER_PUSH_TOKENS|TICKLER_PUSH_SIGNING_SECRET|TICKLER_CONSOLE_SECRET";
+            + "|TICKLER_PUSH_TOKENS|TICKLER_PUSH_SIGNING_SECRET|TICKLER_CONSOLE_SECRET|TICKLER_TENANTS__\\w+__CALLBACK_SECRET";
 
     /** Where a secret is written in these files; group 1 is the value (a list, or name=secret entries). */
     private static final List<Pattern> WRITTEN = List.of(

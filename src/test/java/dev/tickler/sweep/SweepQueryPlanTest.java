@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 
 import jakarta.inject.Inject;
 
@@ -14,7 +15,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 
+import dev.tickler.ledger.CallbackOutbox;
 import dev.tickler.ledger.ReminderLedger;
+import dev.tickler.security.Tenants;
 import dev.tickler.testing.Api;
 import dev.tickler.testing.Database;
 import dev.tickler.testing.QueryPlan;
@@ -68,11 +71,12 @@ class SweepQueryPlanTest {
 
         QueryPlan overdue = QueryPlan.explain(pool, "ANALYZE, BUFFERS, FORMAT JSON", SweepRepository.OVERDUE,
                 now.minus(Duration.ofMinutes(10)).atOffset(ZoneOffset.UTC), now.atOffset(ZoneOffset.UTC), 2000);
-        QueryPlan expiry = QueryPlan.explain(pool, "FORMAT JSON", ReminderLedger.EXPIRE_WAITING.sql(),
+        QueryPlan expiry = QueryPlan.explain(pool, "FORMAT JSON", ReminderLedger.expireWaiting(CallbackOutbox.of(List.of(Tenants.DEFAULT))).sql(),
                 now.atOffset(ZoneOffset.UTC));
 
         assertThat(overdue.nodeTypes()).doesNotContain("Seq Scan");
-        assertThat(overdue.indexes()).contains("reminders_handed_off_fire_at_idx", "reminders_delivering_lease_idx");
+        assertThat(overdue.indexes()).contains("reminders_handed_off_fire_at_idx", "reminders_delivering_lease_idx")
+                .doesNotContain("reminders_pkey");
         long buffers = overdue.plan().getJsonObject("Plan").getLong("Shared Hit Blocks", 0L)
                 + overdue.plan().getJsonObject("Plan").getLong("Shared Read Blocks", 0L);
         System.out.printf("reconcile query with nothing overdue: %d buffers, %.3f ms; plan %s%n", buffers,

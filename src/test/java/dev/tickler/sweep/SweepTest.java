@@ -196,7 +196,7 @@ class SweepTest {
     void reportHasEveryFieldAndNeedsAnApiKey() {
         JsonPath report = sweep();
         assertThat(report.getMap("$")).containsOnlyKeys("handed_off", "failed_publish", "reconciled", "expired",
-                "deleted", "schedules_topped_up", "duration_ms");
+                "deleted", "schedules_topped_up", "callbacks_deleted", "duration_ms");
         given().post("/v1/sweep").then().statusCode(401);
     }
 

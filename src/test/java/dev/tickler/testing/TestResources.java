@@ -6,6 +6,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 @QuarkusTestResource(PostgresResource.class)
 @QuarkusTestResource(InfraiEmulatorResource.class)
 @QuarkusTestResource(NotifierResource.class)
+@QuarkusTestResource(CallbackReceiverResource.class)
 public final class TestResources {
 
     private TestResources() {

@@ -1,0 +1,25 @@
+package dev.tickler.callback.rest;
+
+import java.time.Instant;
+import java.util.List;
+
+import dev.tickler.callback.CallbackService;
+
+/** A page of GET /v1/callbacks; next is the cursor to pass as "after", null on the last page. */
+public record CallbackPageView(List<Item> items, String next) {
+
+    /**
+     * One event: id is the webhook-id its tries carried; next_attempt_at is when it is due again (null once delivered,
+     * or once given up).
+     */
+    public record Item(long id, String type, long reminderId, Instant createdAt, int attempts, Instant deliveredAt,
+            Integer lastStatus, String lastError, Instant nextAttemptAt) {
+    }
+
+    static CallbackPageView of(CallbackService.Page page) {
+        return new CallbackPageView(page.items().stream().map(event -> new Item(event.id(), event.type(),
+                        event.reminderId(), event.createdAt(), event.attempts(), event.deliveredAt(), event.lastStatus(),
+                        event.lastError(), event.nextAttemptAt())).toList(),
+                page.next() == null ? null : page.next().toCursor());
+    }
+}

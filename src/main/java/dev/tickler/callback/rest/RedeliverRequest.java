@@ -1,0 +1,36 @@
+package dev.tickler.callback.rest;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import dev.tickler.callback.CallbackPosition;
+import dev.tickler.problem.FieldError;
+
+/** The body of POST /v1/callbacks/redeliver: {"after": cursor} or {"ids": [...]}, exactly one of the two. */
+public record RedeliverRequest(String after, List<Long> ids) {
+
+    static final int MAX_IDS = 1_000;
+
+    List<FieldError> problems() {
+        List<FieldError> problems = new ArrayList<>();
+        if ((after == null) == (ids == null)) {
+            problems.add(new FieldError(after == null ? "" : "after", "give exactly one of after (a cursor from"
+                    + " GET /v1/callbacks) and ids (1 to " + MAX_IDS + " event ids)"));
+            return problems;
+        }
+        if (after != null && CallbackPosition.fromCursor(after).isEmpty()) {
+            problems.add(new FieldError("after", "must be a cursor from a previous page's next"));
+        }
+        if (ids != null) {
+            if (ids.isEmpty() || ids.size() > MAX_IDS) {
+                problems.add(new FieldError("ids", "must hold 1 to " + MAX_IDS + " event ids"));
+            }
+            for (int i = 0; i < ids.size(); i++) {
+                if (ids.get(i) == null || ids.get(i) < 1) {
+                    problems.add(new FieldError("ids[" + i + "]", "must be an event id, a whole number from 1"));
+                }
+            }
+        }
+        return problems;
+    }
+}
