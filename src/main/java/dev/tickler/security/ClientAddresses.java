@@ -10,6 +10,7 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
 import io.netty.util.NetUtil;
+import io.quarkus.runtime.Startup;
 import io.quarkus.runtime.configuration.ConfigurationException;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.net.SocketAddress;
@@ -23,6 +24,7 @@ import dev.tickler.config.TicklerConfig;
  * what a client writes into the header itself never counts while a proxy added its real address after it. Addresses
  * are compared as literals and never looked up. An IPv6 client counts by its /64, the block one subscriber holds.
  */
+@Startup
 @Singleton
 public class ClientAddresses {
 
