@@ -1,12 +1,12 @@
 package dev.tickler.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Tag;
@@ -45,15 +45,15 @@ class FairDeliveryBenchmarkIT {
     private static final String B_KEY = "tenant-b-password-reset-key-0003";
 
     /** Production settings, keys of two tenants (A with two), and the provider's quota as the configured pace. */
-    public static class TwoTenants extends ProductionLikeProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return againstQuota(QUOTA_PER_SECOND, 100);
+    public static class TwoTenants extends ProductionLikeProfile.PacedUnderQuota {
+
+        public TwoTenants() {
+            super(QUOTA_PER_SECOND);
         }
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> config = pushedAndPacedUnder(super.getConfigOverrides(), QUOTA_PER_SECOND);
+            Map<String, String> config = super.getConfigOverrides();
             config.put("tickler.api.keys", "a/campaigns=" + CAMPAIGN_KEY + ",a/accounts=" + A_OTHER_KEY
                     + ",b/accounts=" + B_KEY);
             return config;
@@ -100,11 +100,8 @@ class FairDeliveryBenchmarkIT {
         assertThat(created).isEqualTo(CAMPAIGN + FEW);
         System.out.printf("round %s: %d of A due at %s, %d due a second later%n", round, CAMPAIGN, due, FEW);
 
-        Instant deadline = due.plus(Duration.ofSeconds(CAMPAIGN / QUOTA_PER_SECOND * 4L));
-        while (Instant.now().isBefore(deadline) && unsent(pool, campaign, few) > 0) {
-            Thread.sleep(500);
-        }
-        assertThat(unsent(pool, campaign, few)).isZero();
+        await().atMost(Duration.between(Instant.now(), due.plusSeconds(CAMPAIGN / QUOTA_PER_SECOND * 4L)))
+                .pollInterval(Duration.ofMillis(500)).until(() -> unsent(pool, campaign, few) == 0);
         Row fewLateness = pool.preparedQuery("SELECT extract(epoch FROM percentile_disc(0.5) WITHIN GROUP"
                         + " (ORDER BY sent_at - fire_at)) AS p50, extract(epoch FROM max(sent_at - fire_at)) AS max,"
                         + " extract(epoch FROM percentile_disc(0.5) WITHIN GROUP (ORDER BY claimed_at - fire_at))"

@@ -42,22 +42,32 @@ public class ProductionLikeProfile implements QuarkusTestProfile {
                 "tickler.sweep.enabled", "false");
     }
 
-    /** The resources of a benchmark against a provider with a quota: {@link QuotaNotifier} instead of a fast one. */
-    static List<TestResourceEntry> againstQuota(int quotaPerSecond, long latencyMillis) {
-        return List.of(new TestResourceEntry(PostgresResource.class), queue(),
-                new TestResourceEntry(QuotaNotifier.class, Map.of("quota-per-second", Integer.toString(quotaPerSecond),
-                        "latency-millis", Long.toString(latencyMillis))));
-    }
-
     /**
-     * The settings given, with signed pushes on the pushed queue and the pace set just under the provider's quota, so
-     * the benchmark measures the sending, not the learning of the quota.
+     * Against a provider with this quota, taking 100 ms a call: signed pushes on the pushed queue, and the pace set just
+     * under the quota, so a benchmark measures the sending, not the learning of the quota.
      */
-    static Map<String, String> pushedAndPacedUnder(Map<String, String> settings, int quotaPerSecond) {
-        Map<String, String> config = new HashMap<>(settings);
-        config.put("tickler.push.signing-secret", InfraiEmulatorResource.SIGNING_SECRET);
-        config.put("tickler.infrai.queues.push", InfraiEmulatorResource.PUSHED_QUEUE);
-        config.put("tickler.notify.rate-limit", Integer.toString(quotaPerSecond - 1));
-        return config;
+    abstract static class PacedUnderQuota extends ProductionLikeProfile {
+
+        private final int quotaPerSecond;
+
+        PacedUnderQuota(int quotaPerSecond) {
+            this.quotaPerSecond = quotaPerSecond;
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(PostgresResource.class), queue(),
+                    new TestResourceEntry(QuotaNotifier.class, Map.of("quota-per-second",
+                            Integer.toString(quotaPerSecond), "latency-millis", "100")));
+        }
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            Map<String, String> config = new HashMap<>(super.getConfigOverrides());
+            config.put("tickler.push.signing-secret", InfraiEmulatorResource.SIGNING_SECRET);
+            config.put("tickler.infrai.queues.push", InfraiEmulatorResource.PUSHED_QUEUE);
+            config.put("tickler.notify.rate-limit", Integer.toString(quotaPerSecond - 1));
+            return config;
+        }
     }
 }

@@ -6,7 +6,6 @@ import java.net.http.HttpClient;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.List;
 import java.util.Map;
 
 import org.junit.jupiter.api.Tag;
@@ -41,15 +40,15 @@ class SlowProviderBenchmarkIT {
     private static final int BATCH = 1_000;
 
     /** Production settings, the provider's quota, a 30 s lease, and the reconcile pass every 5 s on this instance. */
-    public static class SlowProvider extends ProductionLikeProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return againstQuota(QUOTA_PER_SECOND, 100);
+    public static class SlowProvider extends ProductionLikeProfile.PacedUnderQuota {
+
+        public SlowProvider() {
+            super(QUOTA_PER_SECOND);
         }
 
         @Override
         public Map<String, String> getConfigOverrides() {
-            Map<String, String> config = pushedAndPacedUnder(super.getConfigOverrides(), QUOTA_PER_SECOND);
+            Map<String, String> config = super.getConfigOverrides();
             config.put("tickler.delivery.lease", "PT30S");
             config.put("tickler.sweep.enabled", "true");
             config.put("tickler.sweep.every", "1h");

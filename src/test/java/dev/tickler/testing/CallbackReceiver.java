@@ -2,7 +2,6 @@ package dev.tickler.testing;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.net.http.HttpHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -14,13 +13,10 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import com.standardwebhooks.Webhook;
 import com.standardwebhooks.exceptions.WebhookVerificationException;
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 import io.vertx.core.json.JsonObject;
 
@@ -65,29 +61,21 @@ public final class CallbackReceiver implements AutoCloseable {
         }
     }
 
-    private final HttpServer server;
-    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final LoopbackServer server;
     private final Queue<Received> received = new ConcurrentLinkedQueue<>();
     private final Map<Long, Deque<Reply>> scripts = new ConcurrentHashMap<>();
     private volatile Reply always;
 
-    private CallbackReceiver() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 200);
-        server.createContext("/hooks/", this::handle);
-        server.setExecutor(executor);
-        server.start();
+    private CallbackReceiver() {
+        server = LoopbackServer.start("/hooks/", this::handle, "callback receiver");
     }
 
     public static CallbackReceiver start() {
-        try {
-            return new CallbackReceiver();
-        } catch (IOException e) {
-            throw new IllegalStateException("callback receiver did not start", e);
-        }
+        return new CallbackReceiver();
     }
 
     public String url(String tenant) {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/hooks/" + tenant;
+        return server.url("/hooks/" + tenant);
     }
 
     /** The next requests for the reminder's events get these answers, in order; after them, 204. */
@@ -123,8 +111,7 @@ public final class CallbackReceiver implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        server.close();
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -133,8 +120,9 @@ public final class CallbackReceiver implements AutoCloseable {
             String tenant = path.substring(path.lastIndexOf('/') + 1);
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             HttpHeaders headers = HttpHeaders.of(exchange.getRequestHeaders(), (name, value) -> true);
-            received.add(new Received(Instant.now(), tenant, headers, body));
-            Reply reply = nextReply(new Received(Instant.now(), tenant, headers, body));
+            Received request = new Received(Instant.now(), tenant, headers, body);
+            received.add(request);
+            Reply reply = nextReply(request);
             if (!reply.hold().isZero()) {
                 Thread.sleep(reply.hold().toMillis());
             }

@@ -2,7 +2,6 @@ package dev.tickler.testing;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
@@ -12,11 +11,8 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 
 import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 
 import io.vertx.core.json.JsonObject;
 
@@ -60,29 +56,21 @@ public final class NotifierStandIn implements AutoCloseable {
     public record Answered(Received request, int status, Instant at) {
     }
 
-    private final HttpServer server;
-    private final ExecutorService executor = Executors.newCachedThreadPool();
+    private final LoopbackServer server;
     private final Queue<Received> received = new ConcurrentLinkedQueue<>();
     private final Queue<Answered> answered = new ConcurrentLinkedQueue<>();
     private final Map<String, Deque<Reply>> scripts = new ConcurrentHashMap<>();
 
-    private NotifierStandIn() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.createContext("/notify", this::handle);
-        server.setExecutor(executor);
-        server.start();
+    private NotifierStandIn() {
+        server = LoopbackServer.start("/notify", this::handle, "notifier stand-in");
     }
 
     public static NotifierStandIn start() {
-        try {
-            return new NotifierStandIn();
-        } catch (IOException e) {
-            throw new IllegalStateException("notifier stand-in did not start", e);
-        }
+        return new NotifierStandIn();
     }
 
     public String url() {
-        return "http://127.0.0.1:" + server.getAddress().getPort() + "/notify";
+        return server.url("/notify");
     }
 
     /** The next requests for this user get these answers, in order; after them, 200. */
@@ -102,8 +90,7 @@ public final class NotifierStandIn implements AutoCloseable {
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        server.close();
     }
 
     private void handle(HttpExchange exchange) throws IOException {
