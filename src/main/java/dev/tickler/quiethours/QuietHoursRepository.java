@@ -42,7 +42,7 @@ public class QuietHoursRepository {
             + " FROM quiet_hours q";
 
     private static final String UPSERT = "WITH q AS (INSERT INTO quiet_hours (tenant, user_id, tz, windows, policy,"
-            + " updated_at) VALUES ($6, $1, $2, ($3::text)::jsonb, $4, $5) ON CONFLICT (tenant, user_id) DO UPDATE SET"
+            + " updated_at) VALUES ($1, $2, $3, ($4::text)::jsonb, $5, $6) ON CONFLICT (tenant, user_id) DO UPDATE SET"
             + " tz = excluded.tz, windows = excluded.windows, policy = excluded.policy, updated_at = excluded.updated_at"
             + " RETURNING *) SELECT q.tenant, q.user_id, " + AS_JSON + " AS quiet_hours, q.updated_at FROM q";
 
@@ -91,8 +91,8 @@ public class QuietHoursRepository {
     /** Sets the user's quiet hours, replacing any; answers the row as stored. */
     public Uni<StoredQuietHours> put(String tenant, String userId, QuietHours quietHours, Instant now) {
         return pool.preparedQuery(UPSERT)
-                .execute(Tuple.of(userId, quietHours.zone().getId(), new io.vertx.core.json.JsonArray(
-                        quietHours.windowsAsJson()).encode(), quietHours.policy().wireName(), utc(now), tenant))
+                .execute(Tuple.of(tenant, userId, quietHours.zone().getId(), new io.vertx.core.json.JsonArray(
+                        quietHours.windowsAsJson()).encode(), quietHours.policy().wireName(), utc(now)))
                 .map(rows -> firstIn(rows).orElseThrow());
     }
 
