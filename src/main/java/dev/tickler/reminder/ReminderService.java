@@ -112,8 +112,8 @@ public class ReminderService {
      * PUT by key (docs/contract.md#keyed-reminders-and-cancel-by-filter): creates the key's reminder when none is live;
      * leaves a live one with the same body alone (same version, no hand-off); replaces every field of one with another
      * body, as a PATCH of them all, and hands it off again; a delivering one is a conflict. The unique index of live
-     * keys decides a race of two creations, and the row's lock a race of two replacements, so concurrent PUTs of one
-     * key make one reminder.
+     * keys decides a race of two creations, and the row's lock a race of two replacements (one statement replaces the
+     * row as read; only a replacement that lost a race locks it), so concurrent PUTs of one key make one reminder.
      */
     public Uni<Registration> put(NewReminder request, Caller caller) {
         return registerKeyed(request, caller, true, KEYED_TRIES);
@@ -138,7 +138,7 @@ public class ReminderService {
                                 + " with another body; PUT /v1/reminders/by-key/" + request.key() + " replaces it");
                     }
                     refuseDelivering(keyed.reminder());
-                    return replaceLive(request, caller).chain(replaced -> {
+                    return replace(keyed.reminder(), request, caller).chain(replaced -> {
                         if (replaced.isEmpty()) {
                             return again(request, caller, replace, triesLeft);
                         }
@@ -155,8 +155,19 @@ public class ReminderService {
     }
 
     /**
+     * The key's live reminder replaced by the body, in one statement while it is still as the registration read it;
+     * else, when a racing change moved it on, as {@link #replaceLive} finds it.
+     */
+    private Uni<Optional<Replaced>> replace(ReminderRow live, NewReminder request, Caller caller) {
+        return ledger.replace(live, request, caller.name(), now())
+                .chain(replaced -> replaced.isPresent()
+                        ? Uni.createFrom().item(Optional.of(new Replaced(replaced.get(), true)))
+                        : replaceLive(request, caller));
+    }
+
+    /**
      * The key's live reminder, locked, compared with the body again and replaced by it when it differs, in one
-     * transaction; empty when no reminder of the key is live any more.
+     * transaction; empty when no reminder of the key is live any more. Racing replacements take turns here.
      */
     private Uni<Optional<Replaced>> replaceLive(NewReminder request, Caller caller) {
         return ledger.inTransaction(connection -> ledger.lockLive(connection, caller.tenant(), request)
