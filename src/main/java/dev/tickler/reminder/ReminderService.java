@@ -5,9 +5,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +25,7 @@ import org.hibernate.JDBCException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.pgclient.PgException;
@@ -33,6 +38,7 @@ import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.ledger.ReminderRow;
 import dev.tickler.ledger.ReminderState;
 import dev.tickler.ledger.UserReminderFilter;
+import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.publish.Via;
 import dev.tickler.security.Caller;
@@ -62,6 +68,8 @@ public class ReminderService {
     static final int CANCEL_BATCH = 1_000;
     /** and at most this many a call; the answer says whether more are left. */
     static final int MAX_CANCELLED_PER_CALL = 10_000;
+    /** A batch registers this many of its keys at once. */
+    private static final int KEYS_IN_FLIGHT = 8;
 
     private final ReminderRepository repository;
     private final ReminderLedger ledger;
@@ -251,10 +259,39 @@ public class ReminderService {
     }
 
     /**
-     * Registers many at once (docs/contract.md#batch-registration): each as a single registration would be, answered in
-     * the order given; the hand-offs are published together with bounded concurrency.
+     * One item's answer in a batch registration: its registration, or the refusal a single POST of it would meet (a
+     * key taken by another body).
      */
-    public Uni<List<Registration>> registerAll(List<NewReminder> requests, Caller caller) {
+    public record BatchAnswer(Registration registration, Problem refusal) {
+    }
+
+    /**
+     * Registers many at once (docs/contract.md#batch-registration): each as a single registration would be, answered in
+     * the order given. Those without keys go in one statement, their hand-offs published together with bounded
+     * concurrency; those with keys beside them, a few keys at a time, the repeats of a key in the order given.
+     */
+    public Uni<List<BatchAnswer>> registerAll(List<NewReminder> requests, Caller caller) {
+        List<NewReminder> unkeyed = requests.stream().filter(request -> request.key() == null).toList();
+        Map<String, List<Integer>> positionsByKey = new LinkedHashMap<>();
+        for (int i = 0; i < requests.size(); i++) {
+            if (requests.get(i).key() != null) {
+                positionsByKey.computeIfAbsent(requests.get(i).key(), key -> new ArrayList<>()).add(i);
+            }
+        }
+        return Uni.combine().all().unis(registerUnkeyed(unkeyed, caller),
+                        registerKeyedInTurn(requests, positionsByKey.values(), caller))
+                .with((registrations, keyed) -> {
+                    Iterator<Registration> nextUnkeyed = registrations.iterator();
+                    List<BatchAnswer> answers = new ArrayList<>(requests.size());
+                    for (int i = 0; i < requests.size(); i++) {
+                        answers.add(requests.get(i).key() == null
+                                ? new BatchAnswer(nextUnkeyed.next(), null) : keyed.get(i));
+                    }
+                    return answers;
+                });
+    }
+
+    private Uni<List<Registration>> registerUnkeyed(List<NewReminder> requests, Caller caller) {
         if (requests.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
@@ -269,6 +306,27 @@ public class ReminderService {
                     return registrations.stream().map(registration -> registration.created()
                             ? new Registration(byId.get(registration.reminder().id()), true) : registration).toList();
                 }));
+    }
+
+    /**
+     * The keyed items, each registered as a single POST would be; the items of one key (their positions) one after
+     * another, so that its repeats are answered in order, and up to {@value #KEYS_IN_FLIGHT} keys at once. Answers by
+     * position.
+     */
+    private Uni<Map<Integer, BatchAnswer>> registerKeyedInTurn(List<NewReminder> requests,
+            Collection<List<Integer>> positionsByKey, Caller caller) {
+        if (positionsByKey.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return Multi.createFrom().iterable(positionsByKey)
+                .onItem().transformToMulti(positions -> Multi.createFrom().iterable(positions)
+                        .onItem().transformToUniAndConcatenate(position -> register(requests.get(position), caller)
+                                .map(registration -> new BatchAnswer(registration, null))
+                                .onFailure(ProblemException.class).recoverWithItem(failure ->
+                                        new BatchAnswer(null, ((ProblemException) failure).problem()))
+                                .map(answer -> Map.entry(position, answer))))
+                .merge(KEYS_IN_FLIGHT)
+                .collect().asMap(Map.Entry::getKey, Map.Entry::getValue);
     }
 
     /** Counts reminders created by the API (an existing one answered again is not counted) under the caller's tenant. */
