@@ -652,6 +652,11 @@ public class ReminderLedger {
                 .map(ReminderLedger::keyedIn);
     }
 
+    /** {@link #replace(SqlClient, ReminderRow, NewReminder, String, Instant)} in a transaction of its own. */
+    public Uni<Optional<ReminderRow>> replace(ReminderRow row, NewReminder reminder, String by, Instant now) {
+        return replace(pool, row, reminder, by, now);
+    }
+
     /**
      * pending, handed_off or failed → pending under a new version with every field of the body, if the row is still at
      * {@code version}; empty otherwise.

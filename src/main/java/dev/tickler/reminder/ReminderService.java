@@ -5,9 +5,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -21,6 +25,7 @@ import org.hibernate.JDBCException;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.pgclient.PgException;
@@ -33,6 +38,7 @@ import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.ledger.ReminderRow;
 import dev.tickler.ledger.ReminderState;
 import dev.tickler.ledger.UserReminderFilter;
+import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.publish.Via;
 import dev.tickler.security.Caller;
@@ -62,6 +68,8 @@ public class ReminderService {
     static final int CANCEL_BATCH = 1_000;
     /** and at most this many a call; the answer says whether more are left. */
     static final int MAX_CANCELLED_PER_CALL = 10_000;
+    /** A batch registers this many of its keys at once. */
+    private static final int KEYS_IN_FLIGHT = 8;
 
     private final ReminderRepository repository;
     private final ReminderLedger ledger;
@@ -112,8 +120,8 @@ public class ReminderService {
      * PUT by key (docs/contract.md#keyed-reminders-and-cancel-by-filter): creates the key's reminder when none is live;
      * leaves a live one with the same body alone (same version, no hand-off); replaces every field of one with another
      * body, as a PATCH of them all, and hands it off again; a delivering one is a conflict. The unique index of live
-     * keys decides a race of two creations, and the row's lock a race of two replacements, so concurrent PUTs of one
-     * key make one reminder.
+     * keys decides a race of two creations, and the row's lock a race of two replacements (one statement replaces the
+     * row as read; only a replacement that lost a race locks it), so concurrent PUTs of one key make one reminder.
      */
     public Uni<Registration> put(NewReminder request, Caller caller) {
         return registerKeyed(request, caller, true, KEYED_TRIES);
@@ -138,7 +146,7 @@ public class ReminderService {
                                 + " with another body; PUT /v1/reminders/by-key/" + request.key() + " replaces it");
                     }
                     refuseDelivering(keyed.reminder());
-                    return replaceLive(request, caller).chain(replaced -> {
+                    return replace(keyed.reminder(), request, caller).chain(replaced -> {
                         if (replaced.isEmpty()) {
                             return again(request, caller, replace, triesLeft);
                         }
@@ -155,8 +163,19 @@ public class ReminderService {
     }
 
     /**
+     * The key's live reminder replaced by the body, in one statement while it is still as the registration read it;
+     * else, when a racing change moved it on, as {@link #replaceLive} finds it.
+     */
+    private Uni<Optional<Replaced>> replace(ReminderRow live, NewReminder request, Caller caller) {
+        return ledger.replace(live, request, caller.name(), now())
+                .chain(replaced -> replaced.isPresent()
+                        ? Uni.createFrom().item(Optional.of(new Replaced(replaced.get(), true)))
+                        : replaceLive(request, caller));
+    }
+
+    /**
      * The key's live reminder, locked, compared with the body again and replaced by it when it differs, in one
-     * transaction; empty when no reminder of the key is live any more.
+     * transaction; empty when no reminder of the key is live any more. Racing replacements take turns here.
      */
     private Uni<Optional<Replaced>> replaceLive(NewReminder request, Caller caller) {
         return ledger.inTransaction(connection -> ledger.lockLive(connection, caller.tenant(), request)
@@ -240,10 +259,39 @@ public class ReminderService {
     }
 
     /**
-     * Registers many at once (docs/contract.md#batch-registration): each as a single registration would be, answered in
-     * the order given; the hand-offs are published together with bounded concurrency.
+     * One item's answer in a batch registration: its registration, or the refusal a single POST of it would meet (a
+     * key taken by another body).
      */
-    public Uni<List<Registration>> registerAll(List<NewReminder> requests, Caller caller) {
+    public record BatchAnswer(Registration registration, Problem refusal) {
+    }
+
+    /**
+     * Registers many at once (docs/contract.md#batch-registration): each as a single registration would be, answered in
+     * the order given. Those without keys go in one statement, their hand-offs published together with bounded
+     * concurrency; those with keys beside them, a few keys at a time, the repeats of a key in the order given.
+     */
+    public Uni<List<BatchAnswer>> registerAll(List<NewReminder> requests, Caller caller) {
+        List<NewReminder> unkeyed = requests.stream().filter(request -> request.key() == null).toList();
+        Map<String, List<Integer>> positionsByKey = new LinkedHashMap<>();
+        for (int i = 0; i < requests.size(); i++) {
+            if (requests.get(i).key() != null) {
+                positionsByKey.computeIfAbsent(requests.get(i).key(), key -> new ArrayList<>()).add(i);
+            }
+        }
+        return Uni.combine().all().unis(registerUnkeyed(unkeyed, caller),
+                        registerKeyedInTurn(requests, positionsByKey.values(), caller))
+                .with((registrations, keyed) -> {
+                    Iterator<Registration> nextUnkeyed = registrations.iterator();
+                    List<BatchAnswer> answers = new ArrayList<>(requests.size());
+                    for (int i = 0; i < requests.size(); i++) {
+                        answers.add(requests.get(i).key() == null
+                                ? new BatchAnswer(nextUnkeyed.next(), null) : keyed.get(i));
+                    }
+                    return answers;
+                });
+    }
+
+    private Uni<List<Registration>> registerUnkeyed(List<NewReminder> requests, Caller caller) {
         if (requests.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
@@ -258,6 +306,27 @@ public class ReminderService {
                     return registrations.stream().map(registration -> registration.created()
                             ? new Registration(byId.get(registration.reminder().id()), true) : registration).toList();
                 }));
+    }
+
+    /**
+     * The keyed items, each registered as a single POST would be; the items of one key (their positions) one after
+     * another, so that its repeats are answered in order, and up to {@value #KEYS_IN_FLIGHT} keys at once. Answers by
+     * position.
+     */
+    private Uni<Map<Integer, BatchAnswer>> registerKeyedInTurn(List<NewReminder> requests,
+            Collection<List<Integer>> positionsByKey, Caller caller) {
+        if (positionsByKey.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return Multi.createFrom().iterable(positionsByKey)
+                .onItem().transformToMulti(positions -> Multi.createFrom().iterable(positions)
+                        .onItem().transformToUniAndConcatenate(position -> register(requests.get(position), caller)
+                                .map(registration -> new BatchAnswer(registration, null))
+                                .onFailure(ProblemException.class).recoverWithItem(failure ->
+                                        new BatchAnswer(null, ((ProblemException) failure).problem()))
+                                .map(answer -> Map.entry(position, answer))))
+                .merge(KEYS_IN_FLIGHT)
+                .collect().asMap(Map.Entry::getKey, Map.Entry::getValue);
     }
 
     /** Counts reminders created by the API (an existing one answered again is not counted) under the caller's tenant. */

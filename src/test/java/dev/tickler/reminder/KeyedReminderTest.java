@@ -249,6 +249,38 @@ class KeyedReminderTest {
     }
 
     @Test
+    void aBatchAnswersTheRepeatsOfEachOfItsKeysInOrder() {
+        List<Map<String, Object>> items = new ArrayList<>();
+        List<String> keys = new ArrayList<>();
+        for (int k = 0; k < 12; k++) {
+            String key = newKey();
+            keys.add(key);
+            Map<String, Object> first = reminderAt(inAnHour());
+            first.put("key", key);
+            items.add(first);
+        }
+        for (int k = 0; k < keys.size(); k++) {
+            Map<String, Object> otherBody = new HashMap<>(items.get(k));
+            otherBody.put("fire_at", inAnHour().plus(Duration.ofMinutes(1)).toString());
+            items.add(items.get(k));
+            items.add(otherBody);
+        }
+
+        JsonPath answer = api().body(Map.of("items", items)).post("/v1/reminders/batch").then().statusCode(200)
+                .extract().jsonPath();
+
+        List<Integer> statuses = answer.getList("items.status", Integer.class);
+        for (int k = 0; k < keys.size(); k++) {
+            int repeat = keys.size() + 2 * k;
+            assertThat(List.of(statuses.get(k), statuses.get(repeat), statuses.get(repeat + 1)))
+                    .as("key %d", k).containsExactly(201, 200, 409);
+            assertThat(answer.getLong("items[" + repeat + "].reminder.id"))
+                    .isEqualTo(answer.getLong("items[" + k + "].reminder.id"));
+            assertThat(database.count("SELECT count(*) FROM reminders WHERE key = $1", keys.get(k))).isOne();
+        }
+    }
+
+    @Test
     void listsFilterByTag() {
         String user = Api.newUser();
         long onlyA = createTagged(user, "a_1", List.of("a"));

@@ -34,7 +34,6 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.db.WireNamed;
@@ -197,45 +196,24 @@ public class ReminderResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "createReminderBatch", summary = "Register up to 1,000 reminders in one call")
     public Uni<BatchResponse> registerBatch(JsonNode body, @Context SecurityContext security) {
-        Caller caller = Caller.of(security);
         List<BatchItems.Item> items = batchItems.read(body);
         List<NewReminder> valid = items.stream().map(BatchItems.Item::reminder).filter(Objects::nonNull).toList();
-        List<NewReminder> unkeyed = valid.stream().filter(reminder -> reminder.key() == null).toList();
-        return service.registerAll(unkeyed, caller)
-                .chain(registrations -> registerKeyedInTurn(valid, caller).map(keyed -> {
-                    Iterator<Registration> nextUnkeyed = registrations.iterator();
-                    Iterator<BatchResult> nextKeyed = keyed.iterator();
-                    List<BatchResult> results = new ArrayList<>(items.size());
-                    for (BatchItems.Item item : items) {
-                        if (item.problem() != null) {
-                            results.add(new BatchResult(item.problem().status(), null, item.problem()));
-                        } else if (item.reminder().key() != null) {
-                            results.add(nextKeyed.next());
-                        } else {
-                            results.add(result(nextUnkeyed.next()));
-                        }
-                    }
-                    return new BatchResponse(results);
-                }));
+        return service.registerAll(valid, Caller.of(security)).map(answers -> {
+            Iterator<ReminderService.BatchAnswer> next = answers.iterator();
+            List<BatchResult> results = new ArrayList<>(items.size());
+            for (BatchItems.Item item : items) {
+                results.add(item.problem() != null ? refused(item.problem()) : result(next.next()));
+            }
+            return new BatchResponse(results);
+        });
     }
 
-    /**
-     * A batch's items with keys, each registered as a single POST would be, one after another so that repeats of a key
-     * within the batch are answered in order; a refusal (a key taken by another body) is that item's answer.
-     */
-    private Uni<List<BatchResult>> registerKeyedInTurn(List<NewReminder> reminders, Caller caller) {
-        List<NewReminder> keyed = reminders.stream().filter(reminder -> reminder.key() != null).toList();
-        if (keyed.isEmpty()) {
-            return Uni.createFrom().item(List.of());
-        }
-        return Multi.createFrom().iterable(keyed)
-                .onItem().transformToUniAndConcatenate(reminder -> service.register(reminder, caller)
-                        .map(ReminderResource::result)
-                        .onFailure(ProblemException.class).recoverWithItem(failure -> {
-                            Problem problem = ((ProblemException) failure).problem();
-                            return new BatchResult(problem.status(), null, problem);
-                        }))
-                .collect().asList();
+    private static BatchResult result(ReminderService.BatchAnswer answer) {
+        return answer.refusal() != null ? refused(answer.refusal()) : result(answer.registration());
+    }
+
+    private static BatchResult refused(Problem problem) {
+        return new BatchResult(problem.status(), null, problem);
     }
 
     private static BatchResult result(Registration registration) {
