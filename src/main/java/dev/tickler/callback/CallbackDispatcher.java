@@ -27,9 +27,10 @@ import dev.tickler.security.TenantCallbacks;
  * Sends the outbox's due callback events (docs/api.md, "Delivery callbacks": who sends them): every
  * tickler.callbacks.every, on each instance that dispatches, a pass per tenant (one at a time for each) claims the
  * tenant's due events in batches ({@code FOR UPDATE SKIP LOCKED}, so instances share them), tries each through
- * {@link CallbackSender} with at most tickler.callbacks.concurrency in flight, and records each outcome: delivered, or due again after a pause that doubles
- * from 1 s up to tickler.callbacks.max-backoff, until the event's retention would be over. Nothing on the delivery
- * path waits for it or shares its clients; it touches Postgres only through the outbox's own table and indexes.
+ * {@link CallbackSender} with at most tickler.callbacks.concurrency in flight, and records each outcome: delivered, or
+ * due again after a pause that doubles from 1 s up to tickler.callbacks.max-backoff, until the event's retention would
+ * be over. Nothing on the delivery path waits for it or shares its clients; it touches Postgres only through the
+ * outbox's own table and indexes.
  */
 @ApplicationScoped
 public class CallbackDispatcher {

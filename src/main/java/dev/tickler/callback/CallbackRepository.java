@@ -35,7 +35,7 @@ public class CallbackRepository {
     /** The event's own columns, then the reminder as its transition left it, by the names {@link ReminderRow} reads. */
     private static final String CLAIMED_COLUMNS = "c.id AS event_id, c.type AS event_type, c.created_at AS event_at,"
             + " c.attempts AS event_attempts, c.tried_since AS event_tried_since, c.next_attempt_at AS held_until, "
-            + "r." + ReminderRow.COLUMNS.replace(", ", ", r.");
+            + ReminderRow.columnsOf("r");
 
     /**
      * Due events of the tenant still inside their retention, held by this instance until :held_until (which

@@ -6,14 +6,14 @@ import dev.tickler.config.TicklerConfig;
 
 /**
  * The retry gap (docs/contract.md#delivery-to-the-notifier): min(backoff-max, backoff-base × 2^(attempts − 1)); the
- * first retry waits backoff-base.
+ * first retry waits backoff-base. The callbacks' pauses follow the same rule from a base of 1 s.
  */
-final class RetryPolicy {
+public final class RetryPolicy {
 
     private final Duration base;
     private final Duration max;
 
-    RetryPolicy(Duration base, Duration max) {
+    public RetryPolicy(Duration base, Duration max) {
         this.base = base;
         this.max = max;
     }
@@ -22,7 +22,7 @@ final class RetryPolicy {
         return new RetryPolicy(config.backoffBase(), config.backoffMax());
     }
 
-    Duration backoffAfter(int attemptsMade) {
+    public Duration backoffAfter(int attemptsMade) {
         int doublings = Math.min(30, Math.max(0, attemptsMade - 1));
         Duration gap = base.multipliedBy(1L << doublings);
         return gap.compareTo(max) > 0 ? max : gap;

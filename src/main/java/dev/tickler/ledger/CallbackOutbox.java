@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 
+import dev.tickler.security.Tenants;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineSql;
 import dev.tickler.timeline.TimelineSql.Event;
@@ -35,15 +36,15 @@ public final class CallbackOutbox {
     }
 
     /**
-     * For the given tenants: names a key's tenant can have (letters, digits, '_', '.', '-'), which the start-up check of
-     * their settings holds them to, so they are written into the statements as they are.
+     * For the given tenants: names a key's tenant can have ({@link Tenants#NAME}: letters, digits, '_', '.', '-'),
+     * which the start-up check of their settings holds them to, so they are written into the statements as they are.
      */
     public static CallbackOutbox of(Collection<String> tenants) {
         if (tenants.isEmpty()) {
             return new CallbackOutbox(null);
         }
         tenants.forEach(tenant -> {
-            if (!tenant.matches("[A-Za-z0-9_.-]+")) {
+            if (!Tenants.NAME.matcher(tenant).matches()) {
                 throw new IllegalArgumentException("not a tenant's name: " + tenant);
             }
         });

@@ -157,7 +157,7 @@ public class ReminderLedger {
             + " AND schedule_id IS NULL AND key IS NULL");
 
     /** The rows of many natural keys, each found through the unique index. */
-    private static final NamedSql FIND_ALL_BY_NATURAL_KEY = NamedSql.of("SELECT " + qualified("r.")
+    private static final NamedSql FIND_ALL_BY_NATURAL_KEY = NamedSql.of("SELECT " + ReminderRow.columnsOf("r")
             + " FROM reminders r JOIN unnest(:user_ids::text[], :templates::text[], :fire_ats::timestamptz[])"
             + " AS k(u, t, f) ON r.user_id = k.u AND r.template = k.t AND r.fire_at = k.f WHERE r.tenant = :tenant"
             + " AND r.schedule_id IS NULL AND r.key IS NULL");
@@ -1069,10 +1069,6 @@ public class ReminderLedger {
 
     private static final Comparator<NewReminder> NATURAL_KEY_ORDER = Comparator.comparing(NewReminder::userId)
             .thenComparing(NewReminder::template).thenComparing(NewReminder::fireAt);
-
-    private static String qualified(String alias) {
-        return alias + ReminderRow.COLUMNS.replace(", ", ", " + alias);
-    }
 
     private static Optional<ReminderRow> rowIn(RowSet<Row> rows) {
         return rows.size() == 0 ? Optional.empty() : Optional.of(ReminderRow.from(rows.iterator().next()));

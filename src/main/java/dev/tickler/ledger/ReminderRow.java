@@ -24,6 +24,11 @@ public record ReminderRow(long id, String tenant, String userId, Channel channel
             + " attempts, message_id, last_error, expires_at, created_at, updated_at, sent_at, urgent, schedule_id,"
             + " occurrence, key, tags";
 
+    /** {@link #COLUMNS} of a table or record named {@code alias}, e.g. {@code r.id, r.tenant, …}, for a join. */
+    public static String columnsOf(String alias) {
+        return alias + "." + COLUMNS.replace(", ", ", " + alias + ".");
+    }
+
     public static ReminderRow from(Row row) {
         JsonObject data = row.getJsonObject("data");
         return new ReminderRow(row.getLong("id"), row.getString("tenant"), row.getString("user_id"),
