@@ -181,19 +181,24 @@ class Settlement {
 
     /** A settling write that ends the delivery with this outcome, counted once it is written. */
     private Uni<Void> settleAs(ClaimedReminder claim, DeliveryMeters.Outcome outcome, Supplier<Uni<Boolean>> write) {
-        claim.lease().settling();
-        return persistently(claim, write).invoke(settled -> {
-            logLostClaim(claim, settled);
+        return settling(claim, write).invoke(settled -> {
             if (settled) {
                 sideEffect(claim, () -> meters.settled(claim, outcome));
             }
         }).replaceWithVoid();
     }
 
-    /** A settling write that ends this instance's part (its lease is no longer renewed): made persistently, its loss logged. */
     private Uni<Void> settleWith(ClaimedReminder claim, Supplier<Uni<Boolean>> write) {
+        return settling(claim, write).replaceWithVoid();
+    }
+
+    /**
+     * A settling write that ends this instance's part (its lease is no longer renewed): made persistently, its loss
+     * logged; true when it was written.
+     */
+    private Uni<Boolean> settling(ClaimedReminder claim, Supplier<Uni<Boolean>> write) {
         claim.lease().settling();
-        return persistently(claim, write).invoke(settled -> logLostClaim(claim, settled)).replaceWithVoid();
+        return persistently(claim, write).invoke(settled -> logLostClaim(claim, settled));
     }
 
     /**
