@@ -39,7 +39,6 @@ class Settlement {
     private final HandOff handOff;
     private final NotifierClient notifier;
     private final NotifierThrottle throttle;
-    private final TenantTurns turns;
     private final RetryPolicy retryPolicy;
     private final DeliveryMeters meters;
     private final Clock clock;
@@ -65,8 +64,7 @@ class Settlement {
         this.throttle = new NotifierThrottle(config.notifier().concurrency(), config.notifier().rateLimit(),
                 System::nanoTime, (delayNanos, action) -> vertx.setTimer(Math.max(1, delayNanos / 1_000_000),
                         timerId -> action.run()));
-        this.turns = new TenantTurns(throttle::concurrencyLimit);
-        meters.watch(throttle, turns);
+        meters.watch(throttle);
     }
 
     /**
@@ -108,9 +106,8 @@ class Settlement {
             return settleAs(claim, DeliveryMeters.Outcome.EXPIRED, () -> ledger.expireHeld(claim, null, now()));
         }
         // the lease is checked when the call is about to go out, after whatever wait for a turn, a slot or the pace
-        return turns.take(claim.tenant()).chain(turn -> throttle.send(() -> held.keepForSend(claim)
+        return throttle.send(claim.tenant(), () -> held.keepForSend(claim)
                         .chain(kept -> kept ? notifier.send(claim) : Uni.createFrom().item(NotifierOutcome.WITHHELD)))
-                        .onTermination().invoke(turn::release))
                 .chain(outcome -> settle(claim, outcome));
     }
 

@@ -243,8 +243,6 @@ class NotifierThrottleTest {
         final PriorityQueue<Event> events = new PriorityQueue<>(
                 (a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.order, b.order));
         final NotifierThrottle throttle;
-        /** The tenants' turns in front of the throttle, sized by its limit, as in the application. */
-        final TenantTurns turns;
         final Provider provider;
         private final List<Long> sentAt = new ArrayList<>();
         private final List<long[]> limits = new ArrayList<>();
@@ -257,7 +255,6 @@ class NotifierThrottleTest {
             this.provider = provider;
             SendRate.Timer timer = (delayNanos, action) -> at(now + delayNanos, action);
             this.throttle = new NotifierThrottle(256, rateLimit, () -> now, timer);
-            this.turns = new TenantTurns(throttle::concurrencyLimit);
         }
 
         /** A timer or an answer due at {@code due}, run when the instance gets to it. */
@@ -273,9 +270,7 @@ class NotifierThrottleTest {
         }
 
         private void deliver() {
-            turns.take("campaign")
-                    .chain(turn -> throttle.send(() -> Uni.createFrom().<NotifierOutcome>emitter(this::call))
-                            .onTermination().invoke(turn::release))
+            throttle.send("campaign", () -> Uni.createFrom().<NotifierOutcome>emitter(this::call))
                     .subscribe().with(this::settle);
         }
 
