@@ -12,6 +12,7 @@ import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongUnaryOperator;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +36,6 @@ class NotifierThrottleTest {
 
         simulation.claim(20_000, 3_000);
         simulation.runUntilSent(20_000, 60 * SECOND);
-        simulation.print();
 
         // 20 s at the quota; the pace learned from the first 429s, then kept a little under it
         assertThat(simulation.drainSeconds()).isLessThan(21.5);
@@ -305,15 +305,6 @@ class NotifierThrottleTest {
             }
         }
 
-        void print() {
-            long last = sentAt.get(sentAt.size() - 1) / SECOND;
-            for (long second = 0; second <= last; second++) {
-                final long from = second * SECOND;
-                System.out.printf("%d: %d sent, limit %d%n", second, sentBetween(from, from + SECOND),
-                        lowestLimitAfter(from, from + SECOND));
-            }
-        }
-
         double drainSeconds() {
             return sentAt.get(sentAt.size() - 1) / 1e9;
         }
@@ -323,13 +314,16 @@ class NotifierThrottleTest {
         }
 
         long highestLimitAfter(long from, long to) {
-            return limits.stream().filter(sample -> sample[0] >= from && sample[0] < to).mapToLong(sample -> sample[1])
-                    .max().orElseThrow();
+            return limitsBetween(from, to).max().orElseThrow();
         }
 
         long lowestLimitAfter(long from, long to) {
-            return limits.stream().filter(sample -> sample[0] >= from && sample[0] < to).mapToLong(sample -> sample[1])
-                    .min().orElseThrow();
+            return limitsBetween(from, to).min().orElseThrow();
+        }
+
+        /** The concurrency limit every 10 ms from {@code from} to {@code to}. */
+        private LongStream limitsBetween(long from, long to) {
+            return limits.stream().filter(sample -> sample[0] >= from && sample[0] < to).mapToLong(sample -> sample[1]);
         }
 
         double refusedShare() {
