@@ -94,7 +94,7 @@ final class AdaptiveConcurrency {
     AdaptiveConcurrency(int ceiling) {
         this.ceiling = ceiling;
         this.limit = Math.min(ceiling, INITIAL_LIMIT);
-        round.begin(this.limit > 0 ? (int) this.limit : 1);
+        round.begin((int) limit);
     }
 
     /** A slot, once the limit lets one more call start; it must be given back with {@link Slot#release}. */

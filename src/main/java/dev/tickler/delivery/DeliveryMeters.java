@@ -92,8 +92,8 @@ class DeliveryMeters {
                 .register(registry);
     }
 
-    void watch(NotifierThrottle throttle, TenantTurns turns) {
-        Gauge.builder("tickler.delivery.waiting", turns, TenantTurns::waiting)
+    void watch(NotifierThrottle throttle) {
+        Gauge.builder("tickler.delivery.waiting", throttle, NotifierThrottle::waitingForTurns)
                 .description("Held deliveries waiting for their tenant's turn at the notifier")
                 .register(registry);
         Gauge.builder("tickler.notify.concurrency.limit", throttle, NotifierThrottle::concurrencyLimit)

@@ -7,26 +7,34 @@ import java.util.function.Supplier;
 import io.smallrye.mutiny.Uni;
 
 /**
- * How many notifier calls run at once and how fast they start: a call takes a concurrency slot, waits for its turn
- * in the pace, and only then goes out, so the time it waited is not taken for the provider's latency. Its answer
- * teaches both: a 2xx is a latency sample, told apart from this instance's own delay ({@link LocalDelay}); a 429 is
- * the provider refusing a send that counted against its quota, and cuts the pace.
+ * Which notifier calls go next, how many run at once and how fast they start: a call waits for its tenant's turn
+ * ({@link TenantTurns}, as many as the concurrency limit, so the queue for slots stays short), takes a concurrency
+ * slot, waits for its turn in the pace, and only then goes out, so the time it waited is not taken for the provider's
+ * latency. Its answer teaches both: a 2xx is a latency sample, told apart from this instance's own delay
+ * ({@link LocalDelay}); a 429 is the provider refusing a send that counted against its quota, and cuts the pace.
  */
 final class NotifierThrottle {
 
     private final AdaptiveConcurrency concurrency;
     private final SendRate pace;
     private final LocalDelay localDelay;
+    private final TenantTurns turns;
     private final LongSupplier nanoTime;
 
     NotifierThrottle(int concurrencyCeiling, Optional<Double> rateLimit, LongSupplier nanoTime, SendRate.Timer timer) {
         this.concurrency = new AdaptiveConcurrency(concurrencyCeiling);
         this.pace = new SendRate(rateLimit, nanoTime, timer);
         this.localDelay = new LocalDelay(nanoTime, timer);
+        this.turns = new TenantTurns(concurrency::limit);
         this.nanoTime = nanoTime;
     }
 
-    Uni<NotifierOutcome> send(Supplier<Uni<NotifierOutcome>> call) {
+    /** One call of this tenant's, made once it is its turn, a slot is free and the pace lets it go. */
+    Uni<NotifierOutcome> send(String tenant, Supplier<Uni<NotifierOutcome>> call) {
+        return turns.take(tenant).chain(turn -> withinLimits(call).onTermination().invoke(turn::release));
+    }
+
+    private Uni<NotifierOutcome> withinLimits(Supplier<Uni<NotifierOutcome>> call) {
         return concurrency.acquire().chain(slot -> pace.turn().chain(() -> {
             long started = nanoTime.getAsLong();
             pace.departed();
@@ -50,6 +58,11 @@ final class NotifierThrottle {
 
     int inFlight() {
         return concurrency.inFlight();
+    }
+
+    /** Calls waiting for their tenant's turn. */
+    int waitingForTurns() {
+        return turns.waiting();
     }
 
     /** Sends a second the pace allows now; infinite while unpaced. */

@@ -39,7 +39,6 @@ class Settlement {
     private final HandOff handOff;
     private final NotifierClient notifier;
     private final NotifierThrottle throttle;
-    private final TenantTurns turns;
     private final RetryPolicy retryPolicy;
     private final DeliveryMeters meters;
     private final Clock clock;
@@ -65,8 +64,7 @@ class Settlement {
         this.throttle = new NotifierThrottle(config.notifier().concurrency(), config.notifier().rateLimit(),
                 System::nanoTime, (delayNanos, action) -> vertx.setTimer(Math.max(1, delayNanos / 1_000_000),
                         timerId -> action.run()));
-        this.turns = new TenantTurns(throttle::concurrencyLimit);
-        meters.watch(throttle, turns);
+        meters.watch(throttle);
     }
 
     /**
@@ -108,9 +106,8 @@ class Settlement {
             return settleAs(claim, DeliveryMeters.Outcome.EXPIRED, () -> ledger.expireHeld(claim, null, now()));
         }
         // the lease is checked when the call is about to go out, after whatever wait for a turn, a slot or the pace
-        return turns.take(claim.tenant()).chain(turn -> throttle.send(() -> held.keepForSend(claim)
+        return throttle.send(claim.tenant(), () -> held.keepForSend(claim)
                         .chain(kept -> kept ? notifier.send(claim) : Uni.createFrom().item(NotifierOutcome.WITHHELD)))
-                        .onTermination().invoke(turn::release))
                 .chain(outcome -> settle(claim, outcome));
     }
 
@@ -181,19 +178,24 @@ class Settlement {
 
     /** A settling write that ends the delivery with this outcome, counted once it is written. */
     private Uni<Void> settleAs(ClaimedReminder claim, DeliveryMeters.Outcome outcome, Supplier<Uni<Boolean>> write) {
-        claim.lease().settling();
-        return persistently(claim, write).invoke(settled -> {
-            logLostClaim(claim, settled);
+        return settling(claim, write).invoke(settled -> {
             if (settled) {
                 sideEffect(claim, () -> meters.settled(claim, outcome));
             }
         }).replaceWithVoid();
     }
 
-    /** A settling write that ends this instance's part (its lease is no longer renewed): made persistently, its loss logged. */
     private Uni<Void> settleWith(ClaimedReminder claim, Supplier<Uni<Boolean>> write) {
+        return settling(claim, write).replaceWithVoid();
+    }
+
+    /**
+     * A settling write that ends this instance's part (its lease is no longer renewed): made persistently, its loss
+     * logged; true when it was written.
+     */
+    private Uni<Boolean> settling(ClaimedReminder claim, Supplier<Uni<Boolean>> write) {
         claim.lease().settling();
-        return persistently(claim, write).invoke(settled -> logLostClaim(claim, settled)).replaceWithVoid();
+        return persistently(claim, write).invoke(settled -> logLostClaim(claim, settled));
     }
 
     /**

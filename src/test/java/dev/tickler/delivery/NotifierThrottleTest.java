@@ -12,6 +12,7 @@ import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.function.BooleanSupplier;
 import java.util.function.LongUnaryOperator;
+import java.util.stream.LongStream;
 
 import org.junit.jupiter.api.Test;
 
@@ -35,7 +36,6 @@ class NotifierThrottleTest {
 
         simulation.claim(20_000, 3_000);
         simulation.runUntilSent(20_000, 60 * SECOND);
-        simulation.print();
 
         // 20 s at the quota; the pace learned from the first 429s, then kept a little under it
         assertThat(simulation.drainSeconds()).isLessThan(21.5);
@@ -243,8 +243,6 @@ class NotifierThrottleTest {
         final PriorityQueue<Event> events = new PriorityQueue<>(
                 (a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.order, b.order));
         final NotifierThrottle throttle;
-        /** The tenants' turns in front of the throttle, sized by its limit, as in the application. */
-        final TenantTurns turns;
         final Provider provider;
         private final List<Long> sentAt = new ArrayList<>();
         private final List<long[]> limits = new ArrayList<>();
@@ -257,7 +255,6 @@ class NotifierThrottleTest {
             this.provider = provider;
             SendRate.Timer timer = (delayNanos, action) -> at(now + delayNanos, action);
             this.throttle = new NotifierThrottle(256, rateLimit, () -> now, timer);
-            this.turns = new TenantTurns(throttle::concurrencyLimit);
         }
 
         /** A timer or an answer due at {@code due}, run when the instance gets to it. */
@@ -273,9 +270,7 @@ class NotifierThrottleTest {
         }
 
         private void deliver() {
-            turns.take("campaign")
-                    .chain(turn -> throttle.send(() -> Uni.createFrom().<NotifierOutcome>emitter(this::call))
-                            .onTermination().invoke(turn::release))
+            throttle.send("campaign", () -> Uni.createFrom().<NotifierOutcome>emitter(this::call))
                     .subscribe().with(this::settle);
         }
 
@@ -310,15 +305,6 @@ class NotifierThrottleTest {
             }
         }
 
-        void print() {
-            long last = sentAt.get(sentAt.size() - 1) / SECOND;
-            for (long second = 0; second <= last; second++) {
-                final long from = second * SECOND;
-                System.out.printf("%d: %d sent, limit %d%n", second, sentBetween(from, from + SECOND),
-                        lowestLimitAfter(from, from + SECOND));
-            }
-        }
-
         double drainSeconds() {
             return sentAt.get(sentAt.size() - 1) / 1e9;
         }
@@ -328,13 +314,16 @@ class NotifierThrottleTest {
         }
 
         long highestLimitAfter(long from, long to) {
-            return limits.stream().filter(sample -> sample[0] >= from && sample[0] < to).mapToLong(sample -> sample[1])
-                    .max().orElseThrow();
+            return limitsBetween(from, to).max().orElseThrow();
         }
 
         long lowestLimitAfter(long from, long to) {
-            return limits.stream().filter(sample -> sample[0] >= from && sample[0] < to).mapToLong(sample -> sample[1])
-                    .min().orElseThrow();
+            return limitsBetween(from, to).min().orElseThrow();
+        }
+
+        /** The concurrency limit every 10 ms from {@code from} to {@code to}. */
+        private LongStream limitsBetween(long from, long to) {
+            return limits.stream().filter(sample -> sample[0] >= from && sample[0] < to).mapToLong(sample -> sample[1]);
         }
 
         double refusedShare() {
