@@ -389,7 +389,8 @@ public class ReminderLedger {
 
     /** A failed attempt whose retry stays with this instance: the claim is kept, the poison guard's count cleared. */
     private static final NamedSql RECORD_ATTEMPT = NamedSql.of(recording("UPDATE reminders SET attempts = :attempt,"
-            + " last_error = :attempt_error, takeovers = 0, updated_at = :now" + HELD + " RETURNING id", ATTEMPT));
+            + " last_error = :attempt_error, deferred_until = :retry_at, takeovers = 0, updated_at = :now" + HELD
+            + " RETURNING id", ATTEMPT));
 
     /**
      * A retry that waits longer than this instance holds it: handed_off under the next hand-off number with its message
@@ -907,9 +908,12 @@ public class ReminderLedger {
         return settle(expireHeld, claim, now, "error", error);
     }
 
-    /** A failed attempt whose retry stays with this instance; still delivering. */
-    public Uni<Boolean> recordAttempt(HeldClaim claim, Attempt attempt, Instant now) {
-        return settle(RECORD_ATTEMPT, claim, now, attemptValues(attempt));
+    /**
+     * A failed attempt whose retry stays with this instance; still delivering, next sent at retryAt, from which its
+     * dispatch lag then counts.
+     */
+    public Uni<Boolean> recordAttempt(HeldClaim claim, Attempt attempt, Instant retryAt, Instant now) {
+        return settle(RECORD_ATTEMPT, claim, now, attemptValues(attempt, "retry_at", utc(retryAt)));
     }
 
     /**
