@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,8 +19,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-import dev.tickler.testing.Ports;
-
 /**
  * The example notifier of docs/notifier.md, run exactly as written there (its Python block, started with python3 on a
  * free loopback port), sent what Tickler sends: it accepts a send once, answers its repeat 2xx without sending again
@@ -34,6 +30,7 @@ class DocumentedNotifierTest {
     private static final Pattern PYTHON_BLOCK = Pattern.compile("```python\\n(.*?)```", Pattern.DOTALL);
     private static final Path SCRIPT = Path.of("target", "documented-notifier", "notifier.py");
     private static final Path PRINTED = Path.of("target", "documented-notifier", "printed.txt");
+    private static final Pattern LISTENING = Pattern.compile("listening on port (\\d+)");
     private static final String SEND = "{\"reminder_id\":8801,\"user_id\":\"u_4412\",\"channel\":\"email\","
             + "\"template\":\"trial_ending\",\"data\":{\"plan\":\"pro\"},\"fire_at\":\"2026-12-01T08:00:00Z\","
             + "\"tz\":\"Europe/Berlin\"}";
@@ -49,20 +46,16 @@ class DocumentedNotifierTest {
         assertThat(block.find()).as("a python block under An example receiver in " + DOCUMENT).isTrue();
         Files.createDirectories(SCRIPT.getParent());
         Files.writeString(SCRIPT, block.group(1));
-        port = Ports.freePort();
         ProcessBuilder builder = new ProcessBuilder("python3", SCRIPT.toAbsolutePath().toString())
                 .redirectErrorStream(true).redirectOutput(PRINTED.toFile());
-        builder.environment().put("PORT", Integer.toString(port));
+        // the notifier binds a port of its own choosing and says which: no port can be taken between choice and bind
+        builder.environment().put("PORT", "0");
         process = builder.start();
-        await().atMost(Duration.ofSeconds(30)).until(() -> {
+        port = await().atMost(Duration.ofSeconds(30)).until(() -> {
             assertThat(process.isAlive()).as("the documented notifier runs: %s", printed()).isTrue();
-            try (Socket socket = new Socket()) {
-                socket.connect(new InetSocketAddress("127.0.0.1", port), 200);
-                return true;
-            } catch (IOException notYet) {
-                return false;
-            }
-        });
+            return printed().stream().map(LISTENING::matcher).filter(Matcher::matches).findFirst()
+                    .map(listening -> Integer.parseInt(listening.group(1))).orElse(0);
+        }, listening -> listening > 0);
     }
 
     @AfterEach
@@ -76,7 +69,7 @@ class DocumentedNotifierTest {
         assertThat(post("reminder:8801:0", SEND)).isEqualTo(200);
         assertThat(post("reminder:8801:1", SEND)).isEqualTo(202);
 
-        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(printed()).containsExactly(
+        await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(sends()).containsExactly(
                 "reminder:8801:0: email trial_ending to u_4412 {'plan': 'pro'}",
                 "reminder:8801:1: email trial_ending to u_4412 {'plan': 'pro'}"));
     }
@@ -96,6 +89,11 @@ class DocumentedNotifierTest {
             request.header("Idempotency-Key", idempotencyKey);
         }
         return client.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    /** What the notifier printed for the sends it accepted. */
+    private static List<String> sends() throws IOException {
+        return printed().stream().filter(line -> line.startsWith("reminder:")).toList();
     }
 
     private static List<String> printed() throws IOException {
