@@ -35,7 +35,8 @@ class DocumentedNotifierTest {
             + "\"template\":\"trial_ending\",\"data\":{\"plan\":\"pro\"},\"fire_at\":\"2026-12-01T08:00:00Z\","
             + "\"tz\":\"Europe/Berlin\"}";
 
-    private final HttpClient client = HttpClient.newHttpClient();
+    /** HTTP/1.1, as Tickler's notifier client speaks: no h2c upgrade, which Python's server does not know. */
+    private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private Process process;
     private int port;
 
