@@ -125,6 +125,14 @@ public interface TicklerConfig {
          */
         @WithName("trusted-proxies")
         Optional<List<String>> trustedProxies();
+
+        /**
+         * How far in the past a registered or changed fire_at may lie (docs/contract.md#registration-api); further back
+         * is a 400 on fire_at, so a year typo is never sent at once.
+         */
+        @WithName("max-past")
+        @WithDefault("PT24H")
+        Duration maxPast();
     }
 
     interface Push {

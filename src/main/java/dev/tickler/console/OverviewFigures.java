@@ -25,7 +25,7 @@ public class OverviewFigures {
             List<LatenessBucket> lateness, List<HourlyDue> forecast, Map<String, TenantFigures> byTenant) {
     }
 
-    /** Milliseconds from fire_at to sent_at over the last hour's sends; null where there were none. */
+    /** The overview's dispatch lag in milliseconds, from due to sent, over the last hour's sends; null without any. */
     public record DispatchLag(Double p50, Double p95, Double p99) {
     }
 

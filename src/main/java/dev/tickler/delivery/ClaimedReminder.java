@@ -34,9 +34,10 @@ public record ClaimedReminder(long id, String tenant, int version, int handoff, 
         return ReminderKeys.sendKey(id, version);
     }
 
-    public ClaimedReminder withAttempts(int attemptsMade) {
-        return new ClaimedReminder(id, tenant, version, handoff, attemptsMade, userId, channel, template, data, fireAt, dueAt, tz,
-                expiresAt, claimedAt, lease, scheduleId, quietHours, trace);
+    /** The same claim after a failed attempt, its retry due at {@code retryAt}. */
+    public ClaimedReminder retriedAt(Instant retryAt, int attemptsMade) {
+        return new ClaimedReminder(id, tenant, version, handoff, attemptsMade, userId, channel, template, data, fireAt,
+                retryAt, tz, expiresAt, claimedAt, lease, scheduleId, quietHours, trace);
     }
 
     /** The same claim when the trace does not change (tracing off): no copy on the push path. */

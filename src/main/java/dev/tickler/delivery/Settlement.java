@@ -134,8 +134,9 @@ class Settlement {
         Duration wait = cappedAtTheWindow(retryable.retryAfter() != null ? retryable.retryAfter()
                 : retryPolicy.backoffAfter(attempts));
         if (wait.compareTo(inlineRetryMax) <= 0) {
-            return persistently(claim, () -> ledger.recordAttempt(claim, attempt, now()))
-                    .chain(kept -> kept ? pause.of(wait).chain(() -> attempt(claim.withAttempts(attempts)))
+            Instant retryAt = now().plus(wait);
+            return persistently(claim, () -> ledger.recordAttempt(claim, attempt, retryAt, now()))
+                    .chain(kept -> kept ? pause.of(wait).chain(() -> attempt(claim.retriedAt(retryAt, attempts)))
                             : Uni.createFrom().voidItem().invoke(() -> logLostClaim(claim, false)));
         }
         return handBack(claim, attempt, wait);

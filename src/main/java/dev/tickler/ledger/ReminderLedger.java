@@ -100,13 +100,39 @@ public class ReminderLedger {
             + ReminderRow.COLUMNS, REGISTERED_BY));
 
     /**
-     * Whether the row holds what a registration with the statement's named values would write, so that registering it
-     * again changes nothing. Tags compare as sets; data as JSON values (key order and spacing do not count).
+     * The fields of a registration's body that the row {@code r} holds otherwise, by their names in the body (an
+     * empty array: the same body, so registering it again changes nothing); {@code value} gives the SQL of a body
+     * value by its column's name. Tags compare as sets; data as JSON values (key order and spacing do not count);
+     * expires_after as the window after fire_at.
      */
-    private static final String SAME_BODY = "(user_id = :user_id::text AND channel = :channel::text"
-            + " AND template = :template::text AND fire_at = :fire_at::timestamptz AND tz = :tz::text"
-            + " AND data = :data::jsonb AND expires_at IS NOT DISTINCT FROM :expires_at::timestamptz"
-            + " AND urgent = :urgent::boolean AND tags @> :tags::varchar[] AND tags <@ :tags::varchar[])";
+    private static String differingFields(String r, Function<String, String> value) {
+        return "array_remove(ARRAY["
+                + differs("user_id", r + "user_id <> " + value.apply("user_id"))
+                + ", " + differs("channel", r + "channel <> " + value.apply("channel"))
+                + ", " + differs("template", r + "template <> " + value.apply("template"))
+                + ", " + differs("fire_at", r + "fire_at <> " + value.apply("fire_at"))
+                + ", " + differs("tz", r + "tz <> " + value.apply("tz"))
+                + ", " + differs("data", r + "data <> " + value.apply("data"))
+                + ", " + differs("expires_after", "(" + r + "expires_at - " + r + "fire_at) IS DISTINCT FROM ("
+                        + value.apply("expires_at") + " - " + value.apply("fire_at") + ")")
+                + ", " + differs("urgent", r + "urgent <> " + value.apply("urgent"))
+                + ", " + differs("tags", "NOT (" + r + "tags @> " + value.apply("tags") + " AND " + r + "tags <@ "
+                        + value.apply("tags") + ")")
+                + "]::text[], NULL)";
+    }
+
+    private static String differs(String field, String condition) {
+        return "CASE WHEN " + condition + " THEN '" + field + "' END";
+    }
+
+    /** The body's values as a single registration's statement names them. */
+    private static final Map<String, String> NAMED_BODY = Map.of("user_id", ":user_id::text", "channel",
+            ":channel::text", "template", ":template::text", "fire_at", ":fire_at::timestamptz", "tz", ":tz::text",
+            "data", ":data::jsonb", "expires_at", ":expires_at::timestamptz", "urgent", ":urgent::boolean", "tags",
+            ":tags::varchar[]");
+
+    /** How the row holds other values than the body the statement names. */
+    private static final String DIFFERING = differingFields("", NAMED_BODY::get);
 
     /**
      * A keyed reminder (docs/contract.md#keyed-reminders-and-cancel-by-filter): inserted unless its key is live in its
@@ -120,14 +146,15 @@ public class ReminderLedger {
             + " :fire_at::timestamptz, :tz::text, :data::jsonb, :expires_at::timestamptz, :now, :now, :urgent::boolean,"
             + " :trace_context, " + dueFromCreation(":fire_at::timestamptz") + ", :tenant::text, :key::text,"
             + " :tags::varchar[])" + KEY_TAKEN + " RETURNING " + ReminderRow.COLUMNS,
-            "SELECT " + ReminderRow.COLUMNS + ", true AS created, true AS same_body FROM changed UNION ALL SELECT "
-            + ReminderRow.COLUMNS + ", false, " + SAME_BODY + " FROM reminders WHERE tenant = :tenant::text"
+            "SELECT " + ReminderRow.COLUMNS + ", true AS created, ARRAY[]::text[] AS differing FROM changed"
+            + " UNION ALL SELECT " + ReminderRow.COLUMNS + ", false, " + DIFFERING + " FROM reminders"
+            + " WHERE tenant = :tenant::text"
             + " AND key = :key::text AND state IN " + ReminderState.liveSqlList()
             + " AND NOT EXISTS (SELECT 1 FROM changed)", REGISTERED_BY));
 
-    /** The key's live reminder, locked until the transaction ends, with whether its body is the given one. */
+    /** The key's live reminder, locked until the transaction ends, with how its body differs from the given one. */
     private static final NamedSql LOCK_LIVE_BY_KEY = NamedSql.of("SELECT " + ReminderRow.COLUMNS
-            + ", false AS created, " + SAME_BODY + " AS same_body FROM reminders WHERE tenant = :tenant::text"
+            + ", false AS created, " + DIFFERING + " AS differing FROM reminders WHERE tenant = :tenant::text"
             + " AND key = :key::text AND state IN " + ReminderState.liveSqlList() + " FOR UPDATE");
 
     /** The key's live reminder, else the one of its reminders that finished last. */
@@ -152,15 +179,26 @@ public class ReminderLedger {
     private static final NamedSql FIND = NamedSql.of("SELECT " + ReminderRow.COLUMNS + " FROM reminders WHERE id = :id"
             + " AND " + OF_TENANT);
 
-    private static final NamedSql FIND_BY_NATURAL_KEY = NamedSql.of("SELECT " + ReminderRow.COLUMNS + " FROM reminders"
-            + " WHERE tenant = :tenant AND user_id = :user_id AND template = :template AND fire_at = :fire_at"
+    /** The row of a registration's natural key, with how its body differs from the registration's. */
+    private static final NamedSql FIND_BY_NATURAL_KEY = NamedSql.of("SELECT " + ReminderRow.COLUMNS
+            + ", false AS created, " + DIFFERING + " AS differing FROM reminders WHERE tenant = :tenant::text"
+            + " AND user_id = :user_id::text AND template = :template::text AND fire_at = :fire_at::timestamptz"
             + " AND schedule_id IS NULL AND key IS NULL");
 
-    /** The rows of many natural keys, each found through the unique index. */
-    private static final NamedSql FIND_ALL_BY_NATURAL_KEY = NamedSql.of("SELECT " + ReminderRow.columnsOf("r")
-            + " FROM reminders r JOIN unnest(:user_ids::text[], :templates::text[], :fire_ats::timestamptz[])"
-            + " AS k(u, t, f) ON r.user_id = k.u AND r.template = k.t AND r.fire_at = k.f WHERE r.tenant = :tenant"
-            + " AND r.schedule_id IS NULL AND r.key IS NULL");
+    /**
+     * The rows of many registrations' natural keys, each found through the unique index, with how its body differs
+     * from the registration's, by the registration's position; bodies come as a batch registration's arrays.
+     */
+    private static final NamedSql FIND_ALL_BY_NATURAL_KEY = NamedSql.of("SELECT k.n AS item, "
+            + ReminderRow.columnsOf("r") + ", false AS created, " + differingFields("r.", column -> switch (column) {
+                case "data" -> "k.data::jsonb";
+                case "tags" -> "ARRAY(SELECT jsonb_array_elements_text(k.tags::jsonb))::varchar[]";
+                default -> "k." + column;
+            }) + " AS differing FROM reminders r JOIN unnest(:user_ids::text[], :channels::text[], :templates::text[],"
+            + " :fire_ats::timestamptz[], :zones::text[], :data::text[], :expires_ats::timestamptz[],"
+            + " :urgent::boolean[], :tags::text[]) WITH ORDINALITY AS k(user_id, channel, template, fire_at, tz, data,"
+            + " expires_at, urgent, tags, n) ON r.user_id = k.user_id AND r.template = k.template"
+            + " AND r.fire_at = k.fire_at WHERE r.tenant = :tenant AND r.schedule_id IS NULL AND r.key IS NULL");
 
     /** Every occurrence of one top-up in one statement; one a concurrent top-up created already is left alone. */
     private static final String CREATE_OCCURRENCES_CHANGE = "INSERT INTO reminders (user_id, channel, template,"
@@ -351,7 +389,8 @@ public class ReminderLedger {
 
     /** A failed attempt whose retry stays with this instance: the claim is kept, the poison guard's count cleared. */
     private static final NamedSql RECORD_ATTEMPT = NamedSql.of(recording("UPDATE reminders SET attempts = :attempt,"
-            + " last_error = :attempt_error, takeovers = 0, updated_at = :now" + HELD + " RETURNING id", ATTEMPT));
+            + " last_error = :attempt_error, deferred_until = :retry_at, takeovers = 0, updated_at = :now" + HELD
+            + " RETURNING id", ATTEMPT));
 
     /**
      * A retry that waits longer than this instance holds it: handed_off under the next hand-off number with its message
@@ -559,33 +598,27 @@ public class ReminderLedger {
             String traceContext) {
         // in natural-key order, as concurrent batches take the unique index's locks; the first copy first
         List<NewReminder> ordered = reminders.stream().sorted(NATURAL_KEY_ORDER).toList();
-        Tuple values = REGISTER_ALL.bind("tenant", tenant, "now", utc(now), "by", by, "trace_context", traceContext,
-                "user_ids", ordered.stream().map(NewReminder::userId).toArray(String[]::new),
-                "channels", ordered.stream().map(reminder -> reminder.channel().wireName()).toArray(String[]::new),
-                "templates", ordered.stream().map(NewReminder::template).toArray(String[]::new),
-                "fire_ats", ordered.stream().map(reminder -> utc(reminder.fireAt())).toArray(OffsetDateTime[]::new),
-                "zones", ordered.stream().map(NewReminder::tz).toArray(String[]::new),
-                "data", ordered.stream().map(reminder -> new JsonObject(reminder.data()).encode()).toArray(String[]::new),
-                "expires_ats", ordered.stream().map(ReminderLedger::expiresAt).toArray(OffsetDateTime[]::new),
-                "urgent", ordered.stream().map(NewReminder::urgent).toArray(Boolean[]::new),
-                "tags", ordered.stream().map(reminder -> new JsonArray(reminder.tags()).encode()).toArray(String[]::new));
+        Tuple values = REGISTER_ALL.bind(concat(bodies(ordered), new Object[] { "tenant", tenant, "now", utc(now),
+                "by", by, "trace_context", traceContext }));
         return pool.preparedQuery(REGISTER_ALL.sql()).execute(values).chain(inserted -> {
             Map<NaturalKey, ReminderRow> created = byNaturalKey(inserted);
-            List<NewReminder> notCreated = reminders.stream()
-                    .filter(reminder -> !created.containsKey(NaturalKey.of(reminder))).toList();
-            return findAllByNaturalKey(tenant, notCreated).map(existing -> {
-                Set<NaturalKey> answeredAsCreated = new HashSet<>();
-                List<Registration> registrations = new ArrayList<>(reminders.size());
-                for (NewReminder reminder : reminders) {
-                    NaturalKey key = NaturalKey.of(reminder);
-                    ReminderRow row = created.get(key);
-                    if (row != null && answeredAsCreated.add(key)) {
-                        registrations.add(new Registration(row, true));
-                    } else {
-                        registrations.add(new Registration(row != null ? row : existing.get(key), false));
-                    }
+            // the first copy of a created key is answered as created; every other item meets the stored row
+            Set<NaturalKey> answeredAsCreated = new HashSet<>();
+            Registration[] registrations = new Registration[reminders.size()];
+            List<Integer> repeated = new ArrayList<>();
+            for (int i = 0; i < reminders.size(); i++) {
+                NaturalKey key = NaturalKey.of(reminders.get(i));
+                if (created.containsKey(key) && answeredAsCreated.add(key)) {
+                    registrations[i] = new Registration(created.get(key), true);
+                } else {
+                    repeated.add(i);
                 }
-                return registrations;
+            }
+            return findAllByNaturalKey(tenant, repeated.stream().map(reminders::get).toList()).map(found -> {
+                for (int i = 0; i < repeated.size(); i++) {
+                    registrations[repeated.get(i)] = found.get(i);
+                }
+                return List.of(registrations);
             });
         });
     }
@@ -618,38 +651,32 @@ public class ReminderLedger {
         return pool.preparedQuery(FIND.sql()).execute(FIND.bind("id", id, "tenant", tenant)).map(ReminderLedger::rowIn);
     }
 
-    public Uni<ReminderRow> findByNaturalKey(String tenant, String userId, String template, Instant fireAt) {
-        return pool.preparedQuery(FIND_BY_NATURAL_KEY.sql()).execute(FIND_BY_NATURAL_KEY.bind("tenant", tenant,
-                        "user_id", userId, "template", template, "fire_at", utc(fireAt)))
-                .map(rows -> rowIn(rows).orElseThrow(() -> new IllegalStateException(
-                        "the registered reminder of " + userId + "/" + template + " is gone")));
+    /** The reminder registered before under the registration's natural key, with how its body differs. */
+    public Uni<Registration> findByNaturalKey(String tenant, NewReminder reminder) {
+        return pool.preparedQuery(FIND_BY_NATURAL_KEY.sql()).execute(FIND_BY_NATURAL_KEY.bind(withBody(reminder,
+                        "tenant", tenant)))
+                .map(rows -> registrationIn(rows).orElseThrow(() -> new IllegalStateException(
+                        "the registered reminder of " + reminder.userId() + "/" + reminder.template() + " is gone")));
     }
 
     // --- keyed reminders ---------------------------------------------------------------------------------------------
 
     /**
-     * A keyed reminder's row as a registration of its key found it: created by this registration, or the live one the
-     * key names, with whether its body is the same as the registration's.
-     */
-    public record Keyed(ReminderRow reminder, boolean created, boolean sameBody) {
-    }
-
-    /**
      * pending, registered under its key, unless the key is live in the tenant: answers the new row, or else the live
      * one; empty when a registration of the key that began later holds it (try again, it is then seen).
      */
-    public Uni<Optional<Keyed>> registerKeyed(NewReminder reminder, String tenant, String by, Instant now,
+    public Uni<Optional<Registration>> registerKeyed(NewReminder reminder, String tenant, String by, Instant now,
             String traceContext) {
         return pool.preparedQuery(REGISTER_KEYED.sql()).execute(REGISTER_KEYED.bind(withBody(reminder, "tenant", tenant,
                         "key", reminder.key(), "now", utc(now), "trace_context", traceContext, "by", by)))
-                .map(ReminderLedger::keyedIn);
+                .map(ReminderLedger::registrationIn);
     }
 
     /** The key's live reminder, locked until the connection's transaction ends, compared with the given body. */
-    public Uni<Optional<Keyed>> lockLive(SqlConnection connection, String tenant, NewReminder reminder) {
+    public Uni<Optional<Registration>> lockLive(SqlConnection connection, String tenant, NewReminder reminder) {
         return connection.preparedQuery(LOCK_LIVE_BY_KEY.sql()).execute(LOCK_LIVE_BY_KEY.bind(withBody(reminder,
                         "tenant", tenant, "key", reminder.key())))
-                .map(ReminderLedger::keyedIn);
+                .map(ReminderLedger::registrationIn);
     }
 
     /** {@link #replace(SqlClient, ReminderRow, NewReminder, String, Instant)} in a transaction of its own. */
@@ -721,12 +748,14 @@ public class ReminderLedger {
         return both;
     }
 
-    private static Optional<Keyed> keyedIn(RowSet<Row> rows) {
-        if (rows.size() == 0) {
-            return Optional.empty();
-        }
-        Row row = rows.iterator().next();
-        return Optional.of(new Keyed(ReminderRow.from(row), row.getBoolean("created"), row.getBoolean("same_body")));
+    private static Optional<Registration> registrationIn(RowSet<Row> rows) {
+        return rows.size() == 0 ? Optional.empty() : Optional.of(registrationOf(rows.iterator().next()));
+    }
+
+    /** A row answered with its created flag and the fields in which it differs from the registration. */
+    private static Registration registrationOf(Row row) {
+        return new Registration(ReminderRow.from(row), row.getBoolean("created"),
+                List.of(row.getArrayOfStrings("differing")));
     }
 
     // --- hand-off ---------------------------------------------------------------------------------------------------
@@ -879,9 +908,12 @@ public class ReminderLedger {
         return settle(expireHeld, claim, now, "error", error);
     }
 
-    /** A failed attempt whose retry stays with this instance; still delivering. */
-    public Uni<Boolean> recordAttempt(HeldClaim claim, Attempt attempt, Instant now) {
-        return settle(RECORD_ATTEMPT, claim, now, attemptValues(attempt));
+    /**
+     * A failed attempt whose retry stays with this instance; still delivering, next sent at retryAt, from which its
+     * dispatch lag then counts.
+     */
+    public Uni<Boolean> recordAttempt(HeldClaim claim, Attempt attempt, Instant retryAt, Instant now) {
+        return settle(RECORD_ATTEMPT, claim, now, attemptValues(attempt, "retry_at", utc(retryAt)));
     }
 
     /**
@@ -1034,16 +1066,40 @@ public class ReminderLedger {
 
     // --- rows -------------------------------------------------------------------------------------------------------
 
-    private Uni<Map<NaturalKey, ReminderRow>> findAllByNaturalKey(String tenant, List<NewReminder> reminders) {
+    /** The reminders registered before under the registrations' natural keys, in the registrations' order. */
+    private Uni<List<Registration>> findAllByNaturalKey(String tenant, List<NewReminder> reminders) {
         if (reminders.isEmpty()) {
-            return Uni.createFrom().item(Map.of());
+            return Uni.createFrom().item(List.of());
         }
-        return pool.preparedQuery(FIND_ALL_BY_NATURAL_KEY.sql()).execute(FIND_ALL_BY_NATURAL_KEY.bind("tenant", tenant,
-                        "user_ids", reminders.stream().map(NewReminder::userId).toArray(String[]::new),
-                        "templates", reminders.stream().map(NewReminder::template).toArray(String[]::new),
-                        "fire_ats", reminders.stream().map(reminder -> utc(reminder.fireAt()))
-                                .toArray(OffsetDateTime[]::new)))
-                .map(ReminderLedger::byNaturalKey);
+        return pool.preparedQuery(FIND_ALL_BY_NATURAL_KEY.sql())
+                .execute(FIND_ALL_BY_NATURAL_KEY.bind(concat(bodies(reminders), new Object[] { "tenant", tenant })))
+                .map(rows -> {
+                    Registration[] found = new Registration[reminders.size()];
+                    rows.forEach(row -> found[row.getLong("item").intValue() - 1] = registrationOf(row));
+                    for (int i = 0; i < found.length; i++) {
+                        if (found[i] == null) {
+                            throw new IllegalStateException("the registered reminder of " + reminders.get(i).userId()
+                                    + "/" + reminders.get(i).template() + " is gone");
+                        }
+                    }
+                    return List.of(found);
+                });
+    }
+
+    /** The bodies of many registrations as the arrays a batch registration's statements name. */
+    private static Object[] bodies(List<NewReminder> reminders) {
+        return new Object[] {
+                "user_ids", reminders.stream().map(NewReminder::userId).toArray(String[]::new),
+                "channels", reminders.stream().map(reminder -> reminder.channel().wireName()).toArray(String[]::new),
+                "templates", reminders.stream().map(NewReminder::template).toArray(String[]::new),
+                "fire_ats", reminders.stream().map(reminder -> utc(reminder.fireAt())).toArray(OffsetDateTime[]::new),
+                "zones", reminders.stream().map(NewReminder::tz).toArray(String[]::new),
+                "data", reminders.stream().map(reminder -> new JsonObject(reminder.data()).encode())
+                        .toArray(String[]::new),
+                "expires_ats", reminders.stream().map(ReminderLedger::expiresAt).toArray(OffsetDateTime[]::new),
+                "urgent", reminders.stream().map(NewReminder::urgent).toArray(Boolean[]::new),
+                "tags", reminders.stream().map(reminder -> new JsonArray(reminder.tags()).encode())
+                        .toArray(String[]::new) };
     }
 
     private static OffsetDateTime expiresAt(NewReminder reminder) {

@@ -153,8 +153,14 @@ public class ErrorResponses implements OASFilter {
                         .description("The HTTP status"))
                 .addProperty("detail", string("What went wrong with this request"))
                 .addProperty("errors", OASFactory.createSchema().addType(SchemaType.ARRAY)
-                        .description("For a 400 that refuses input: one entry per field or parameter")
+                        .description("For a 400 that refuses input: one entry per field or parameter; for a 409"
+                                + " registration-differs: one per field that differs")
                         .items(OASFactory.createSchema().ref(FIELD_ERROR_SCHEMA)))
+                .addProperty("reminder_id", OASFactory.createSchema().addType(SchemaType.INTEGER).format("int64")
+                        .description("For a 409 registration-differs or registration-cancelled: the reminder"
+                                + " registered before"))
+                .addProperty("schedule_id", OASFactory.createSchema().addType(SchemaType.INTEGER).format("int64")
+                        .description("The same for a schedule"))
                 .required(List.of("type", "title", "status"));
     }
 

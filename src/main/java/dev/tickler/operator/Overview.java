@@ -13,7 +13,8 @@ import dev.tickler.ledger.ReminderState;
  * @param counts every state, 0 for those without reminders
  * @param oldestOverdue how long ago the oldest reminder still on its way (pending, handed_off or delivering) was due;
  *        zero when none is overdue
- * @param dispatchLag fire_at → sent_at of the sends of the last hour; null when there were none
+ * @param dispatchLag from when each send of the last hour was due to go (its fire_at, or later when it was deferred,
+ *        retried, redriven, caught up or registered past its fire_at) → sent_at; null when there were none
  * @param lateness fire_at → sent_at of the sends of the last 24 hours, in buckets
  * @param forecast reminders on their way due in each UTC hour, the current hour first
  * @param byTenant each tenant's share, in tenant order: every tenant with reminders or a configured key

@@ -8,14 +8,20 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
  * An RFC 9457 problem document. Written by the problem mapper through Jackson, which no REST signature names, so a
- * native image keeps it only when told.
+ * native image keeps it only when told. reminderId and scheduleId are extension members: the reminder or schedule a
+ * repeated registration met (docs/api.md, "Retrying a registration"), null otherwise.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @RegisterForReflection
-public record Problem(String type, String title, int status, String detail, List<FieldError> errors) {
+public record Problem(String type, String title, int status, String detail, List<FieldError> errors, Long reminderId,
+        Long scheduleId) {
 
     public static final String MEDIA_TYPE = "application/problem+json";
     private static final String TYPE_PREFIX = "urn:tickler:problem:";
+
+    public Problem(String type, String title, int status, String detail, List<FieldError> errors) {
+        this(type, title, status, detail, errors, null, null);
+    }
 
     public static Problem of(ProblemType type, String detail) {
         return new Problem(TYPE_PREFIX + type.slug(), type.title(), type.status(), detail, null);
@@ -27,5 +33,23 @@ public record Problem(String type, String title, int status, String detail, List
                 : errors.size() + " fields are not valid";
         return new Problem(TYPE_PREFIX + ProblemType.VALIDATION.slug(), ProblemType.VALIDATION.title(),
                 ProblemType.VALIDATION.status(), detail, List.copyOf(errors));
+    }
+
+    /**
+     * A registration repeated with a different body (docs/contract.md#registration-api): the fields that differ, each
+     * as a field error, and the reminder (or schedule) registered before.
+     */
+    public static Problem registrationDiffers(String detail, List<FieldError> differing, Long reminderId,
+            Long scheduleId) {
+        ProblemType type = ProblemType.REGISTRATION_DIFFERS;
+        return new Problem(TYPE_PREFIX + type.slug(), type.title(), type.status(), detail, List.copyOf(differing),
+                reminderId, scheduleId);
+    }
+
+    /** A registration repeated after its reminder was cancelled (or its schedule ended): it will not be sent. */
+    public static Problem registrationCancelled(String detail, Long reminderId, Long scheduleId) {
+        ProblemType type = ProblemType.REGISTRATION_CANCELLED;
+        return new Problem(TYPE_PREFIX + type.slug(), type.title(), type.status(), detail, null, reminderId,
+                scheduleId);
     }
 }

@@ -13,6 +13,8 @@ public enum ProblemType {
     METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", 405),
     NOT_ACCEPTABLE("not-acceptable", "Not acceptable", 406),
     CONFLICT("conflict", "Conflict with the reminder's state", 409),
+    REGISTRATION_DIFFERS("registration-differs", "Registered before with a different body", 409),
+    REGISTRATION_CANCELLED("registration-cancelled", "Registered before and cancelled since", 409),
     PAYLOAD_TOO_LARGE("payload-too-large", "Body too large", 413),
     URI_TOO_LONG("uri-too-long", "URI too long", 414),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", "Unsupported media type", 415),

@@ -20,16 +20,14 @@ import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
-import org.hibernate.JDBCException;
-
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
-import io.vertx.pgclient.PgException;
 
+import dev.tickler.db.UniqueViolation;
 import dev.tickler.handoff.HandOff;
 import dev.tickler.handoff.OccurrenceFollowUp;
 import dev.tickler.ledger.NewReminder;
@@ -38,11 +36,13 @@ import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.ledger.ReminderRow;
 import dev.tickler.ledger.ReminderState;
 import dev.tickler.ledger.UserReminderFilter;
+import dev.tickler.problem.FieldError;
 import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.publish.Via;
 import dev.tickler.security.Caller;
 import dev.tickler.security.TenantTags;
+import dev.tickler.time.PastLimit;
 import dev.tickler.time.ReminderTiming;
 import dev.tickler.tracing.ReminderTracing;
 
@@ -56,7 +56,6 @@ public class ReminderService {
     private static final Set<ReminderState> RESCHEDULABLE =
             EnumSet.of(ReminderState.PENDING, ReminderState.HANDED_OFF, ReminderState.FAILED);
     private static final Set<ReminderState> CANCELLABLE = RESCHEDULABLE;
-    private static final String UNIQUE_VIOLATION = "23505";
     /** A change that lost a race with another change of the same row is checked and tried again, this often. */
     private static final int CHANGE_TRIES = 3;
     /**
@@ -79,10 +78,11 @@ public class ReminderService {
     private final Clock clock;
     private final MeterRegistry registry;
     private final TenantTags tenantTags;
+    private final PastLimit pastLimit;
 
     public ReminderService(ReminderRepository repository, ReminderLedger ledger, HandOff handOff,
             OccurrenceFollowUp followUp, ReminderTracing tracing, Clock clock, MeterRegistry registry,
-            TenantTags tenantTags) {
+            TenantTags tenantTags, PastLimit pastLimit) {
         this.repository = repository;
         this.ledger = ledger;
         this.handOff = handOff;
@@ -91,13 +91,15 @@ public class ReminderService {
         this.clock = clock;
         this.registry = registry;
         this.tenantTags = tenantTags;
+        this.pastLimit = pastLimit;
     }
 
     /**
      * Creates the reminder, or answers the one already registered for the same (user_id, template, fire_at): one
      * statement decides which, even when identical registrations race. The row keeps the request's trace context,
      * and the hand-off continues the request's trace. A reminder with a key is named by its key instead: a live one
-     * with the same body is answered, one with another body is a conflict (a PUT by key replaces it).
+     * with the same body is answered. A repeat with another body, or of a cancelled reminder, is refused
+     * ({@link #refusalOfRepeat}).
      */
     public Uni<Registration> register(NewReminder request, Caller caller) {
         if (request.key() != null) {
@@ -105,9 +107,44 @@ public class ReminderService {
         }
         return ledger.register(request, caller.tenant(), caller.name(), now(), tracing.currentTraceparent())
                 .chain(created -> created.isPresent() ? handedOffNew(created.get(), caller)
-                        : ledger.findByNaturalKey(caller.tenant(), request.userId(), request.template(),
-                                request.fireAt())
-                                .map(existing -> new Registration(existing, false)));
+                        : ledger.findByNaturalKey(caller.tenant(), request).map(ReminderService::answerOrRefuse));
+    }
+
+    /**
+     * A registration that met one registered before (docs/contract.md#registration-api) is refused when it would be
+     * misread as registered: its body differs from the stored one (409 registration-differs, naming the fields), or the
+     * stored reminder was cancelled and will not be sent (409 registration-cancelled). A repeat of the same body is a
+     * safe retry and is answered with the stored reminder, whatever else its state.
+     */
+    private static Optional<Problem> refusalOfRepeat(Registration registration) {
+        if (registration.created()) {
+            return Optional.empty();
+        }
+        ReminderRow stored = registration.reminder();
+        String registeredAs = stored.key() != null ? "under the key " + stored.key()
+                : "with this user_id, template and fire_at";
+        if (stored.state() == ReminderState.CANCELLED) {
+            return Optional.of(Problem.registrationCancelled("reminder " + stored.id() + ", registered before "
+                    + registeredAs + ", was cancelled and will not be sent; to remind again, register another fire_at,"
+                    + " or under a key (PUT /v1/reminders/by-key/{key})", stored.id(), null));
+        }
+        if (registration.sameBody()) {
+            return Optional.empty();
+        }
+        String change = stored.key() != null ? "PUT /v1/reminders/by-key/" + stored.key() + " replaces it"
+                : "PATCH /v1/reminders/" + stored.id() + " changes it";
+        return Optional.of(Problem.registrationDiffers("reminder " + stored.id() + " was registered before "
+                + registeredAs + " and another " + String.join(", ", registration.differing()) + "; a retry must"
+                + " repeat the same body, and " + change, registration.differing().stream()
+                        .map(field -> new FieldError(field, "differs from reminder " + stored.id() + "'s"))
+                        .toList(), stored.id(), null));
+    }
+
+    private static Registration answerOrRefuse(Registration registration) {
+        refusalOfRepeat(registration).ifPresent(refusal -> {
+            throw new ProblemException(refusal);
+        });
+        return registration;
     }
 
     private Uni<Registration> handedOffNew(ReminderRow created, Caller caller) {
@@ -133,17 +170,15 @@ public class ReminderService {
                     if (found.isEmpty()) {
                         return again(request, caller, replace, triesLeft);
                     }
-                    ReminderLedger.Keyed keyed = found.get();
+                    Registration keyed = found.get();
                     if (keyed.created()) {
                         return handedOffNew(keyed.reminder(), caller);
                     }
                     if (keyed.sameBody()) {
-                        return Uni.createFrom().item(new Registration(keyed.reminder(), false));
+                        return Uni.createFrom().item(keyed);
                     }
                     if (!replace) {
-                        throw ProblemException.conflict("the key " + request.key() + " names reminder "
-                                + keyed.reminder().id() + ", which is " + keyed.reminder().state().wireName()
-                                + " with another body; PUT /v1/reminders/by-key/" + request.key() + " replaces it");
+                        return Uni.createFrom().item(answerOrRefuse(keyed));
                     }
                     refuseDelivering(keyed.reminder());
                     return replace(keyed.reminder(), request, caller).chain(replaced -> {
@@ -183,7 +218,7 @@ public class ReminderService {
                         : replaceLocked(connection, live.get(), request, caller)));
     }
 
-    private Uni<Optional<Replaced>> replaceLocked(SqlConnection connection, ReminderLedger.Keyed live,
+    private Uni<Optional<Replaced>> replaceLocked(SqlConnection connection, Registration live,
             NewReminder request, Caller caller) {
         if (live.sameBody()) {
             return Uni.createFrom().item(Optional.of(new Replaced(live.reminder(), false)));
@@ -284,11 +319,15 @@ public class ReminderService {
                     Iterator<Registration> nextUnkeyed = registrations.iterator();
                     List<BatchAnswer> answers = new ArrayList<>(requests.size());
                     for (int i = 0; i < requests.size(); i++) {
-                        answers.add(requests.get(i).key() == null
-                                ? new BatchAnswer(nextUnkeyed.next(), null) : keyed.get(i));
+                        answers.add(requests.get(i).key() == null ? answerOf(nextUnkeyed.next()) : keyed.get(i));
                     }
                     return answers;
                 });
+    }
+
+    private static BatchAnswer answerOf(Registration registration) {
+        return refusalOfRepeat(registration).map(refusal -> new BatchAnswer(null, refusal))
+                .orElseGet(() -> new BatchAnswer(registration, null));
     }
 
     private Uni<List<Registration>> registerUnkeyed(List<NewReminder> requests, Caller caller) {
@@ -364,7 +403,7 @@ public class ReminderService {
             }
             return ledger.reschedule(id, caller.visibleTenant(), reminder.version(), reminder.fireAt(),
                             changed(reminder, change), caller.name(), now())
-                    .onFailure(ReminderService::isUniqueViolation).transform(e -> ProblemException.conflict(
+                    .onFailure(UniqueViolation::isCauseOf).transform(e -> ProblemException.conflict(
                             "another reminder of this user and template already fires at that time"))
                     .chain(written -> written.isPresent() || triesLeft <= 1
                             ? Uni.createFrom().item(written.orElseThrow(() -> busy(id)))
@@ -412,7 +451,7 @@ public class ReminderService {
     }
 
     /** The row's new values under the change, checked whole against the row as read, so a refused PATCH writes nothing. */
-    private static ReminderLedger.Rescheduled changed(ReminderRow reminder, ReminderChange change) {
+    private ReminderLedger.Rescheduled changed(ReminderRow reminder, ReminderChange change) {
         String tz = change.tz() != null ? change.tz() : reminder.tz();
         Instant fireAt = reminder.fireAt();
         if (change.reschedules()) {
@@ -422,6 +461,10 @@ public class ReminderService {
                 throw ProblemException.invalid("local_time", "must fall between 1970-01-01T00:00:00Z and "
                         + "9999-12-30T23:59:59Z in the reminder's zone");
             }
+            Instant movedTo = fireAt;
+            pastLimit.problem(movedTo).ifPresent(problem -> {
+                throw ProblemException.invalid(change.fireAt() != null ? "fire_at" : "local_time", problem);
+            });
         }
         Instant expiresAt = null;
         if (change.expiresAfter() != null) {
@@ -448,15 +491,5 @@ public class ReminderService {
     /** The row kept changing under this change: rare, and a retry of the request settles it. */
     private static ProblemException busy(long id) {
         return ProblemException.conflict("reminder " + id + " changed while this change was being made; try again");
-    }
-
-    static boolean isUniqueViolation(Throwable failure) {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof PgException pg && UNIQUE_VIOLATION.equals(pg.getSqlState())
-                    || cause instanceof JDBCException jdbc && UNIQUE_VIOLATION.equals(jdbc.getSQLState())) {
-                return true;
-            }
-        }
-        return false;
     }
 }

@@ -33,9 +33,26 @@ import dev.tickler.ledger.ReminderState;
 @ApplicationScoped
 public class ScheduleRepository {
 
+    /** Registers the schedule unless its natural key is taken (the unique index of migration V16). */
     private static final String INSERT = "INSERT INTO schedules (user_id, channel, template, data, expires_after, tz,"
             + " start, rrule, dst_gap, dst_overlap, catch_up, created_by, created_at, updated_at, tenant)"
-            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14) RETURNING " + ScheduleRow.COLUMNS;
+            + " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14)"
+            + " ON CONFLICT (tenant, user_id, template, md5(rrule), start, tz) WHERE duplicate_of IS NULL DO NOTHING"
+            + " RETURNING " + ScheduleRow.COLUMNS;
+
+    /**
+     * The schedule registered before under a registration's natural key, with the fields of the registration's body it
+     * holds otherwise, by their names in the body (none: the same body).
+     */
+    private static final NamedSql FIND_BY_NATURAL_KEY = NamedSql.of("SELECT " + ScheduleRow.COLUMNS
+            + ", array_remove(ARRAY[CASE WHEN channel <> :channel::text THEN 'channel' END,"
+            + " CASE WHEN data <> :data::jsonb THEN 'data' END,"
+            + " CASE WHEN expires_after IS DISTINCT FROM :expires_after::text THEN 'expires_after' END,"
+            + " CASE WHEN dst_gap <> :dst_gap::text OR dst_overlap <> :dst_overlap::text THEN 'dst' END,"
+            + " CASE WHEN catch_up <> :catch_up::text THEN 'catch_up' END]::text[], NULL) AS differing"
+            + " FROM schedules WHERE tenant = :tenant::text AND user_id = :user_id::text"
+            + " AND template = :template::text AND md5(rrule) = md5(:rrule::text) AND rrule = :rrule::text"
+            + " AND start = :start::timestamp AND tz = :tz::text AND duplicate_of IS NULL");
 
     /** The schedule, when of the tenant $2 (NULL: whatever its tenant). */
     private static final String FIND = "SELECT " + ScheduleRow.COLUMNS + " FROM schedules WHERE id = $1"
@@ -79,7 +96,8 @@ public class ScheduleRepository {
         return pool.withTransaction(work);
     }
 
-    public Uni<ScheduleRow> insert(SqlConnection connection, NewSchedule schedule, String tenant, String by,
+    /** The new schedule's row; empty when one with its natural key was registered before. */
+    public Uni<Optional<ScheduleRow>> insert(SqlConnection connection, NewSchedule schedule, String tenant, String by,
             Instant now) {
         ScheduleDefinition definition = schedule.definition();
         Tuple values = Tuple.tuple().addString(schedule.userId()).addString(schedule.channel().wireName())
@@ -89,7 +107,31 @@ public class ScheduleRepository {
                 .addString(definition.rule().toString()).addString(definition.dst().gap().wireName())
                 .addString(definition.dst().overlap().wireName()).addString(schedule.catchUp().wireName())
                 .addString(by).addOffsetDateTime(utc(now)).addString(tenant);
-        return connection.preparedQuery(INSERT).execute(values).map(rows -> ScheduleRow.from(rows.iterator().next()));
+        return connection.preparedQuery(INSERT).execute(values).map(ScheduleRepository::scheduleIn);
+    }
+
+    /** A schedule registered before under the natural key of the given one, with how its body differs. */
+    public record RegisteredBefore(ScheduleRow schedule, List<String> differing) {
+    }
+
+    public Uni<RegisteredBefore> findByNaturalKey(NewSchedule schedule, String tenant) {
+        ScheduleDefinition definition = schedule.definition();
+        return pool.preparedQuery(FIND_BY_NATURAL_KEY.sql()).execute(FIND_BY_NATURAL_KEY.bind("tenant", tenant,
+                        "user_id", schedule.userId(), "template", schedule.template(),
+                        "rrule", definition.rule().toString(), "start", definition.start(), "tz", definition.tz(),
+                        "channel", schedule.channel().wireName(), "data", new JsonObject(schedule.data()),
+                        "expires_after", schedule.expiresAfter() == null ? null : schedule.expiresAfter().toString(),
+                        "dst_gap", definition.dst().gap().wireName(),
+                        "dst_overlap", definition.dst().overlap().wireName(),
+                        "catch_up", schedule.catchUp().wireName()))
+                .map(rows -> {
+                    if (rows.size() == 0) {
+                        throw new IllegalStateException("the schedule registered before of " + schedule.userId() + "/"
+                                + schedule.template() + " is gone");
+                    }
+                    Row row = rows.iterator().next();
+                    return new RegisteredBefore(ScheduleRow.from(row), List.of(row.getArrayOfStrings("differing")));
+                });
     }
 
     /** The schedule, when of the tenant (null: whatever its tenant). */

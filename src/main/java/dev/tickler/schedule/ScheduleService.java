@@ -4,6 +4,7 @@ import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.BiFunction;
 
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,9 +12,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
+import dev.tickler.db.UniqueViolation;
 import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.ledger.ReminderRow;
 import dev.tickler.ledger.ReminderState;
+import dev.tickler.problem.FieldError;
+import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.publish.Via;
 import dev.tickler.schedule.ScheduleRow.Position;
@@ -49,19 +53,52 @@ public class ScheduleService {
         this.clock = clock;
     }
 
+    /** The answer to POST /v1/schedules: the schedule, and whether this call created it or found it made before. */
+    public record Registration(ScheduleRow schedule, boolean created) {
+    }
+
     /**
      * Creates the schedule and its first occurrences; occurrences whose time already passed (a start in the past)
-     * are missed and its catch-up decides about them, up to {@link OccurrencePlan#MAX_SCANNED} of them.
+     * are missed and its catch-up decides about them, up to {@link OccurrencePlan#MAX_SCANNED} of them. A schedule
+     * registered before under the same (user_id, template, rrule, start, tz) is answered instead, as a repeated
+     * reminder registration is (docs/schedules.md, "Registering once"): the unique index decides a race of two.
      */
-    public Uni<ScheduleRow> create(NewSchedule schedule, Caller caller) {
+    public Uni<Registration> create(NewSchedule schedule, Caller caller) {
         Recurrence recurrence = schedule.definition().recurrence();
         requireOccurrences(recurrence);
         Instant now = now();
         requireFewMissed(recurrence, now);
         return repository.inTransaction(connection -> repository
                 .insert(connection, schedule, caller.tenant(), caller.name(), now)
-                        .chain(created -> topUp.topUpLocked(connection, created, now)))
-                .chain(pass -> topUp.finish(pass, Via.API));
+                        .chain(created -> created.isEmpty()
+                                ? Uni.createFrom().item(Optional.<ScheduleTopUp.Pass>empty())
+                                : topUp.topUpLocked(connection, created.get(), now).map(Optional::of)))
+                .chain(pass -> pass.isPresent()
+                        ? topUp.finish(pass.get(), Via.API).map(created -> new Registration(created, true))
+                        : repository.findByNaturalKey(schedule, caller.tenant()).map(ScheduleService::answerOrRefuse));
+    }
+
+    /**
+     * A registration that met a schedule registered before: the same body is a safe retry and answers it; another
+     * body, or a schedule that has ended, is refused so that the repeat is not read as registered.
+     */
+    private static Registration answerOrRefuse(ScheduleRepository.RegisteredBefore found) {
+        ScheduleRow stored = found.schedule();
+        if (stored.state() == ScheduleState.ENDED) {
+            throw new ProblemException(Problem.registrationCancelled("schedule " + stored.id() + ", registered before"
+                    + " with this user_id, template, rrule, start and tz, has ended (deleted, or past its COUNT or"
+                    + " UNTIL) and sends nothing more; to remind again, register another start", null, stored.id()));
+        }
+        if (!found.differing().isEmpty()) {
+            throw new ProblemException(Problem.registrationDiffers("schedule " + stored.id() + " was registered"
+                    + " before with this user_id, template, rrule, start and tz and another "
+                    + String.join(", ", found.differing()) + "; a retry must repeat the same body, and PATCH"
+                    + " /v1/schedules/" + stored.id() + " changes it", found.differing().stream()
+                            .map(field -> new FieldError(field, "differs from schedule " + stored.id() + "'s"))
+                            .toList(),
+                    null, stored.id()));
+        }
+        return new Registration(stored, false);
     }
 
     /** The schedule, when the caller may see it; another tenant's is a 404 like one that does not exist. */
@@ -115,6 +152,8 @@ public class ScheduleService {
                     schedule.state(), from, from);
             return cancelWaiting(connection, id, WAITING, OccurrencePlan.dueFrom(now), by, now)
                     .chain(() -> repository.update(connection, changed, now))
+                    .onFailure(UniqueViolation::isCauseOf).transform(taken -> ProblemException.conflict("another"
+                            + " schedule of this user and template already has this rrule, start and tz"))
                     .chain(updated -> topUp.topUpLocked(connection, updated, now));
         });
     }

@@ -105,7 +105,7 @@ class OpenApiDocumentTest {
 
         JsonNode problem = schemas.path("Problem");
         assertThat(fieldNames(problem.path("properties"))).containsExactly("type", "title", "status", "detail",
-                "errors");
+                "errors", "reminder_id", "schedule_id");
         assertThat(problem.path("properties").path("status").path("type").asText()).isEqualTo("integer");
         assertThat(problem.path("properties").path("errors").path("items").path("$ref").asText())
                 .isEqualTo("#/components/schemas/FieldError");

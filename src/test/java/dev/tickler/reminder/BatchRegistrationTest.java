@@ -66,15 +66,19 @@ class BatchRegistrationTest {
     }
 
     @Test
-    void aRepeatInsideTheBatchIsCreatedOnceAndTheLaterCopiesAnswerTheSameReminder() {
+    void aRepeatInsideTheBatchIsCreatedOnceAndTheLaterCopiesAreAnsweredByTheirBody() {
         Map<String, Object> reminder = reminderAt(Instant.now().plus(Duration.ofHours(1)));
         Map<String, Object> sameKeyOtherData = new HashMap<>(reminder);
         sameKeyOtherData.put("data", Map.of("other", true));
 
         JsonPath answer = batch(List.of(reminder, sameKeyOtherData, reminder)).statusCode(200).extract().jsonPath();
 
-        assertThat(answer.getList("items.status", Integer.class)).containsExactly(201, 200, 200);
-        assertThat(answer.getList("items.reminder.id", Long.class)).containsOnly(answer.getLong("items[0].reminder.id"));
+        // the identical copy answers the reminder; the copy with other data is refused, and names it
+        assertThat(answer.getList("items.status", Integer.class)).containsExactly(201, 409, 200);
+        long id = answer.getLong("items[0].reminder.id");
+        assertThat(answer.getLong("items[2].reminder.id")).isEqualTo(id);
+        assertThat(answer.getLong("items[1].problem.reminder_id")).isEqualTo(id);
+        assertThat(answer.getList("items[1].problem.errors.field")).containsExactly("data");
         assertThat(answer.getMap("items[2].reminder.data")).isEmpty();
         assertThat(rowsOf(reminder)).isEqualTo(1);
     }

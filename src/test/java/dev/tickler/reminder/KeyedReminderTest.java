@@ -215,8 +215,12 @@ class KeyedReminderTest {
         Map<String, Object> other = new HashMap<>(body);
         other.put("fire_at", inAnHour().plus(Duration.ofMinutes(5)).toString());
         Api.create(other).statusCode(409).contentType("application/problem+json")
-                .body("detail", equalTo("the key " + key + " names reminder " + id + ", which is handed_off with"
-                        + " another body; PUT /v1/reminders/by-key/" + key + " replaces it"));
+                .body("type", equalTo("urn:tickler:problem:registration-differs"))
+                .body("reminder_id", equalTo((int) id))
+                .body("errors.field", contains("fire_at"))
+                .body("detail", equalTo("reminder " + id + " was registered before under the key " + key
+                        + " and another fire_at; a retry must repeat the same body, and PUT /v1/reminders/by-key/"
+                        + key + " replaces it"));
 
         api().get("/v1/reminders/by-key/" + key).then().statusCode(200).body("id", equalTo((int) id))
                 .body("version", equalTo(0)).body("fire_at", equalTo(body.get("fire_at")));
@@ -242,7 +246,8 @@ class KeyedReminderTest {
         assertThat(answer.getLong("items[2].reminder.id")).isEqualTo(answer.getLong("items[0].reminder.id"));
         assertThat(answer.getString("items[0].reminder.key")).isEqualTo(key);
         assertThat(answer.getList("items[0].reminder.tags")).containsExactly("batch");
-        assertThat(answer.getString("items[3].problem.type")).isEqualTo("urn:tickler:problem:conflict");
+        assertThat(answer.getString("items[3].problem.type")).isEqualTo("urn:tickler:problem:registration-differs");
+        assertThat(answer.getList("items[3].problem.errors.field")).containsExactly("fire_at");
         assertThat(answer.getString("items[4].problem.errors[0].field")).isEqualTo("key");
         assertThat(answer.getString("items[1].reminder.key")).isNull();
         assertThat(database.count("SELECT count(*) FROM reminders WHERE user_id = $1", badKey.get("user_id"))).isZero();

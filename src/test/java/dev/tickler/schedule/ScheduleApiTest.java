@@ -107,6 +107,7 @@ class ScheduleApiTest {
         String user = (String) body.get("user_id");
         List<Long> ids = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
+            body.put("start", "2026-12-0" + (5 + i) + "T09:00");
             ids.add(create(body));
         }
 

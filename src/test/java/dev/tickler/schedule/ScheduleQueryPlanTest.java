@@ -33,7 +33,7 @@ class ScheduleQueryPlanTest {
         }
         database.execute("INSERT INTO schedules (user_id, channel, template, tz, start, rrule, dst_gap, dst_overlap,"
                 + " catch_up, state, created_by, created_at, updated_at)"
-                + " SELECT 'plan-schedule-' || (g % 500), 'email', 't', 'UTC', '2030-01-01T09:00', 'FREQ=DAILY',"
+                + " SELECT 'plan-schedule-' || (g % 500), 'email', 't' || g, 'UTC', '2030-01-01T09:00', 'FREQ=DAILY',"
                 + " 'shift', 'first', 'latest', CASE WHEN g % 10 = 0 THEN 'ended' ELSE 'active' END, 'key-1', now(),"
                 + " now() FROM generate_series(1, 5000) g");
         database.execute("INSERT INTO reminders (user_id, channel, template, fire_at, state, schedule_id, occurrence)"

@@ -76,16 +76,21 @@ public class ReminderResource {
         this.validator = validator;
     }
 
-    /** 201 with Location for a new reminder; 200 with the existing one for a repeated (user_id, template, fire_at). */
+    /**
+     * 201 with Location for a new reminder; 200 with the existing one for a repeat of the same body under the same
+     * (user_id, template, fire_at) or key; 409 for a repeat with another body, or of a cancelled reminder.
+     */
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "createReminder", summary = "Register a reminder")
     @APIResponse(responseCode = "201", description = "Registered; Location names the new reminder",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
-    @APIResponse(responseCode = "200", description = "Registered before with this user_id, template and fire_at: the"
-            + " existing reminder", content = @Content(mediaType = MediaType.APPLICATION_JSON,
-                    schema = @Schema(implementation = ReminderView.class)))
-    @APIResponse(responseCode = "409", description = "The body's key names a live reminder with another body")
+    @APIResponse(responseCode = "200", description = "Registered before with this user_id, template and fire_at (or"
+            + " this key) and the same body: the existing reminder", content = @Content(
+                    mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ReminderView.class)))
+    @APIResponse(responseCode = "409", description = "Registered before with another body (registration-differs: the"
+            + " fields in errors, the reminder in reminder_id), or registered before and cancelled since"
+            + " (registration-cancelled)")
     public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateReminderRequest request,
             @Context SecurityContext security) {
         return service.register(request.toNewReminder(), Caller.of(security)).map(ReminderResource::registered);

@@ -61,12 +61,18 @@ public class ScheduleResource {
             summary = "Create a schedule: a recurring reminder whose occurrences are ordinary reminders")
     @APIResponse(responseCode = "201",
             description = "Created, with its Location; its next occurrences exist as reminders")
+    @APIResponse(responseCode = "200", description = "Registered before with this user_id, template, rrule, start, tz"
+            + " and body: the existing schedule")
     @APIResponse(responseCode = "400", description = INVALID)
+    @APIResponse(responseCode = "409", description = "Registered before with this user_id, template, rrule, start and"
+            + " tz and another body (registration-differs, naming the fields), or that schedule has ended"
+            + " (registration-cancelled)")
     public Uni<Response> create(@Valid @NotNull(message = "a JSON object is required") CreateScheduleRequest request,
             @Context SecurityContext security) {
-        return service.create(request.toNewSchedule(), Caller.of(security)).map(schedule -> Response
-                .status(Response.Status.CREATED).location(URI.create("/v1/schedules/" + schedule.id()))
-                .entity(ScheduleView.of(schedule)).build());
+        return service.create(request.toNewSchedule(), Caller.of(security)).map(registration -> Response
+                .status(registration.created() ? Response.Status.CREATED : Response.Status.OK)
+                .location(URI.create("/v1/schedules/" + registration.schedule().id()))
+                .entity(ScheduleView.of(registration.schedule())).build());
     }
 
     @GET
