@@ -15,6 +15,7 @@ import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.ledger.ReminderRow;
 import dev.tickler.ledger.ReminderState;
 import dev.tickler.problem.ProblemException;
+import dev.tickler.problem.ProblemType;
 import dev.tickler.publish.Via;
 import dev.tickler.schedule.ScheduleRow.Position;
 import dev.tickler.schedule.recurrence.Recurrence;
@@ -82,9 +83,10 @@ public class ScheduleService {
      */
     public Uni<List<OccurrencePlan.Numbered>> preview(long id, int count, Caller caller) {
         return get(id, caller).map(schedule -> schedule.state() == ScheduleState.ENDED ? List.of()
-                : OccurrencePlan.upcoming(schedule, now(), count).orElseThrow(() -> ProblemException.conflict(
-                        "schedule " + id + " has more than " + OccurrencePlan.MAX_SCANNED + " occurrences between its"
-                                + " last position and now; resume it to apply its catch-up, then preview it")));
+                : OccurrencePlan.upcoming(schedule, now(), count).orElseThrow(() -> ProblemException.of(
+                        ProblemType.SCHEDULE_BEHIND, "schedule " + id + " has more than "
+                                + OccurrencePlan.MAX_SCANNED + " occurrences between its last position and now; resume"
+                                + " it to apply its catch-up, then preview it")));
     }
 
     /**
@@ -209,7 +211,7 @@ public class ScheduleService {
     }
 
     private static ProblemException ended(long id, String change) {
-        return ProblemException.conflict("schedule " + id + " has ended and cannot be " + change);
+        return ProblemException.of(ProblemType.SCHEDULE_ENDED, "schedule " + id + " has ended and cannot be " + change);
     }
 
     private static ProblemException notFound(long id) {

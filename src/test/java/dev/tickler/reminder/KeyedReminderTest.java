@@ -168,9 +168,11 @@ class KeyedReminderTest {
         later.put("fire_at", inAnHour().plus(Duration.ofMinutes(5)).toString());
 
         put(key, later).statusCode(409).contentType("application/problem+json")
-                .body("type", equalTo("urn:tickler:problem:conflict"));
+                .body("type", equalTo("urn:tickler:problem:key-delivering"))
+                .body("title", equalTo("The key's reminder is being delivered"));
         api().delete("/v1/reminders/by-key/" + key).then().statusCode(409)
-                .contentType("application/problem+json");
+                .contentType("application/problem+json")
+                .body("type", equalTo("urn:tickler:problem:reminder-state"));
         // a retry of the body it holds changes nothing, so it is answered
         put(key, body).statusCode(200).body("id", equalTo((int) id)).body("version", equalTo(0));
 
@@ -242,7 +244,7 @@ class KeyedReminderTest {
         assertThat(answer.getLong("items[2].reminder.id")).isEqualTo(answer.getLong("items[0].reminder.id"));
         assertThat(answer.getString("items[0].reminder.key")).isEqualTo(key);
         assertThat(answer.getList("items[0].reminder.tags")).containsExactly("batch");
-        assertThat(answer.getString("items[3].problem.type")).isEqualTo("urn:tickler:problem:conflict");
+        assertThat(answer.getString("items[3].problem.type")).isEqualTo("urn:tickler:problem:key-in-use");
         assertThat(answer.getString("items[4].problem.errors[0].field")).isEqualTo("key");
         assertThat(answer.getString("items[1].reminder.key")).isNull();
         assertThat(database.count("SELECT count(*) FROM reminders WHERE user_id = $1", badKey.get("user_id"))).isZero();
