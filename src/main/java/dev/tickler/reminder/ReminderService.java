@@ -346,10 +346,9 @@ public class ReminderService {
         return ledger.find(id, caller.visibleTenant()).map(found -> found.orElseThrow(() -> notFound(id)));
     }
 
-    /** A page of the user's reminders in the caller's tenant (an operator's: every tenant's), by state and tag. */
-    public Uni<ReminderPage> list(Caller caller, String userId, ReminderState state, String tag, ListPosition after,
-            int limit) {
-        return Panache.withSession(() -> repository.listForUser(caller.visibleTenant(), userId, state, tag, after,
+    /** A page of the user's reminders in the caller's tenant (an operator's: every tenant's), as filtered. */
+    public Uni<ReminderPage> list(Caller caller, String userId, ListFilter filter, ListPosition after, int limit) {
+        return Panache.withSession(() -> repository.listForUser(caller.visibleTenant(), userId, filter, after,
                         limit + 1))
                 .map(found -> ReminderPage.of(found.stream().map(Reminder::toRow).toList(), limit));
     }
