@@ -164,8 +164,9 @@ class RescheduleTest {
 
         patch(id, Map.of("fire_at", parked.toString(), "local_time", day + "T09:00", "state", "sent"))
                 .statusCode(400)
-                .body("errors[0].field", equalTo("state"))
-                .body("errors[0].message", equalTo("unknown field"));
+                .body("errors", equalTo(List.of(
+                        Map.of("field", "fire_at", "message", "give either fire_at or local_time with tz, not both"),
+                        Map.of("field", "state", "message", "unknown field"))));
         patch(id, Map.of("fire_at", parked.toString(), "local_time", day + "T09:00"))
                 .statusCode(400)
                 .body("errors", equalTo(List.of(Map.of("field", "fire_at",

@@ -105,7 +105,7 @@ public class OperatorReminderResource {
             errors.addAll(change.problemsWith(filter));
         }
         if (request.dryRun() == null) {
-            errors.add(new FieldError("dry_run", "is required: true to count only, false to change"));
+            errors.add(BulkChangeRequest.DRY_RUN_MISSING);
         }
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);
