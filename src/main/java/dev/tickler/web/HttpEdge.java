@@ -125,10 +125,15 @@ public class HttpEdge {
         if (path.equals("/v1/reminders/batch")) {
             return MAX_BATCH_BODY_BYTES;
         }
-        if (path.equals("/v1") || path.startsWith("/v1/")) {
+        if (isApiPath(path)) {
             return MAX_API_BODY_BYTES;
         }
         return null;
+    }
+
+    /** The API for product services and operators: everything under /v1. */
+    static boolean isApiPath(String path) {
+        return path.equals("/v1") || path.startsWith("/v1/");
     }
 
     private void failed(RoutingContext context) {
