@@ -116,7 +116,7 @@ class StrictInputTest {
     }
 
     @Test
-    void theConsoleAndThePublicLivenessKeepTheirOwnQueryRules() {
+    void theConsoleKeepsItsOwnQueryRules() {
         api().get("/ops/sign-in?next=%2Fops").then().statusCode(200);
     }
 
