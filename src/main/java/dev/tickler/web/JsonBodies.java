@@ -34,10 +34,11 @@ import dev.tickler.problem.ProblemException;
 import dev.tickler.problem.ProblemMappers;
 
 /**
- * Reads JSON request bodies (docs/api.md, "Strict input"). A body is one JSON value with each key once (the mapper's
- * own rules, config.StrictJsonCustomizer). One that does not bind is read again field by field, so that the answer
- * names every unknown field and every value of the wrong type, and beside them what the body's constraints say of
- * the fields that did fit: a client learns all that is wrong with a body in one round trip, not one error at a time.
+ * Reads JSON request bodies (docs/api.md, "Strict input"). A body is one JSON value (checked here) with each key once
+ * (the mapper's rule, config.StrictJsonCustomizer). One that does not bind is read again field by field, so that the
+ * answer names every unknown field and every value of the wrong type, and beside them what the body's constraints
+ * say of the fields that did fit: a client learns all that is wrong with a body in one round trip, not one error at
+ * a time.
  */
 @ApplicationScoped
 public class JsonBodies {

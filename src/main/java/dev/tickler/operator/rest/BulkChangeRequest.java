@@ -15,8 +15,8 @@ public record BulkChangeRequest(String state, String channel, String template, S
         String fireFrom, String fireTo, String tenant, String key, String keyPrefix, String tag, Boolean dryRun)
         implements JsonBody {
 
-    static final FieldError DRY_RUN_MISSING = new FieldError("dry_run", "is required: true to count only, false to"
-            + " change");
+    static final FieldError DRY_RUN_MISSING =
+            new FieldError("dry_run", "is required: true to count only, false to change");
 
     FilterFields filter() {
         return new FilterFields(state == null ? List.of() : List.of(state), channel, template, userId, errorContains,

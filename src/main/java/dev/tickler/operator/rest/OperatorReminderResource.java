@@ -53,8 +53,9 @@ public class OperatorReminderResource {
             summary = "Search every user's reminders", description = "Filters are optional and all must hold;"
             + " ordered by fire_at and id, paged like GET /v1/reminders. state takes several states, comma-separated"
             + " or repeated")
-    public Uni<ReminderPageView> search(@QueryParam("state") List<String> state, @QueryParam("channel") String channel,
-            @QueryParam("template") String template, @QueryParam("user_id") String userId,
+    public Uni<ReminderPageView> search(@QueryParam("state") List<String> state,
+            @QueryParam("channel") String channel, @QueryParam("template") String template,
+            @QueryParam("user_id") String userId,
             @QueryParam("error_contains") String errorContains, @QueryParam("fire_from") String fireFrom,
             @QueryParam("fire_to") String fireTo, @QueryParam("tenant") String tenant, @QueryParam("key") String key,
             @QueryParam("key_prefix") String keyPrefix, @QueryParam("tag") String tag, @QueryParam("limit") String limit,
