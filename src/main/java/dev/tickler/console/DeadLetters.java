@@ -5,6 +5,7 @@ import static dev.tickler.ledger.ReminderState.FAILED;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -114,7 +115,7 @@ public class DeadLetters {
             }
             channel = known.get();
         }
-        return Optional.of(new ReminderFilter(ReminderState.FAILED, channel, filter.template(), filter.userId(),
+        return Optional.of(new ReminderFilter(Set.of(ReminderState.FAILED), channel, filter.template(), filter.userId(),
                 filter.errorContains(), filter.fireFrom(), filter.fireTo(), filter.tenant(), null, null, null));
     }
 

@@ -8,6 +8,7 @@ import io.smallrye.mutiny.Uni;
 
 import dev.tickler.ledger.ReminderRow;
 import dev.tickler.problem.ProblemException;
+import dev.tickler.reminder.ListFilter;
 import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderPage;
 import dev.tickler.reminder.ReminderService;
@@ -36,7 +37,7 @@ public class ReminderDesk {
     }
 
     public Uni<ReminderPage> forUser(String userId, ListPosition after, int limit) {
-        return reminders.list(READER, userId, null, null, after, limit);
+        return reminders.list(READER, userId, ListFilter.NONE, after, limit);
     }
 
     public Uni<Optional<TimelinePage>> timeline(long id, EventPosition after, int limit) {

@@ -11,7 +11,6 @@ import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.media.Schema.SchemaType;
-import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 
@@ -76,9 +75,8 @@ public class ErrorResponses implements OASFilter {
         }
         APIResponses responses = operation.getResponses();
         boolean hasBody = operation.getRequestBody() != null;
-        if (hasBody || hasCheckedParameters(operation)) {
-            declare(responses, "400");
-        }
+        // every /v1 call refuses a query parameter it does not take (web.QueryParameters)
+        declare(responses, "400");
         // every /v1 path needs a key (quarkus.http.auth.permission.api)
         declare(responses, "401");
         declare(responses, "403");
@@ -99,19 +97,6 @@ public class ErrorResponses implements OASFilter {
         });
     }
 
-    /**
-     * Query and header parameters are checked by the resources; a string in the path too (a user id's length, say).
-     * A numeric id in the path is matched by the route's pattern, so a bad one is a 404, not a 400.
-     */
-    private static boolean hasCheckedParameters(Operation operation) {
-        List<Parameter> parameters = operation.getParameters();
-        if (parameters == null) {
-            return false;
-        }
-        return parameters.stream().anyMatch(parameter -> parameter.getIn() != Parameter.In.PATH
-                || parameter.getSchema() == null || parameter.getSchema().getType() == null
-                || parameter.getSchema().getType().contains(SchemaType.STRING));
-    }
 
     private static void declare(APIResponses responses, String status) {
         if (!responses.hasAPIResponse(status)) {

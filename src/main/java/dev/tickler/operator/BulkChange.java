@@ -32,15 +32,15 @@ public enum BulkChange {
         this.emptyFilterAllowed = emptyFilterAllowed;
     }
 
-    /** The states this operation changes, narrowed to the filter's state when it names one. */
+    /** The states this operation changes, narrowed to the filter's states when it names some. */
     public Set<ReminderState> statesFor(ReminderFilter filter) {
-        return filter.state() == null ? applicableStates : EnumSet.of(filter.state());
+        return filter.states().isEmpty() ? applicableStates : filter.states();
     }
 
     /** What makes this filter unusable for this operation; empty when it can run. */
     public List<FieldError> problemsWith(ReminderFilter filter) {
         List<FieldError> problems = new ArrayList<>();
-        if (filter.state() != null && !applicableStates.contains(filter.state())) {
+        if (!applicableStates.containsAll(filter.states())) {
             problems.add(new FieldError("state", operation() + " applies to " + applicableStateNames()
                     + " reminders only"));
         }

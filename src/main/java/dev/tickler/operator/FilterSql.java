@@ -26,14 +26,14 @@ final class FilterSql {
     private FilterSql() {
     }
 
-    /** The filter's conditions, with the state narrowed to {@code states} when they are given. */
+    /** The filter's conditions, with the states narrowed to {@code states} when they are given. */
     static FilterSql of(ReminderFilter filter, Set<ReminderState> states) {
         FilterSql sql = new FilterSql();
-        if (states != null) {
-            sql.where(states.size() == 1 ? "state = " + literal(states.iterator().next())
-                    : "state IN (" + states.stream().map(FilterSql::literal).collect(Collectors.joining(", ")) + ")");
-        } else if (filter.state() != null) {
-            sql.where("state = " + literal(filter.state()));
+        Set<ReminderState> inStates = states != null ? states : filter.states();
+        if (!inStates.isEmpty()) {
+            sql.where(inStates.size() == 1 ? "state = " + literal(inStates.iterator().next())
+                    : "state IN (" + inStates.stream().map(FilterSql::literal).collect(Collectors.joining(", "))
+                            + ")");
         }
         if (filter.tenant() != null) {
             sql.where("tenant = " + sql.parameter(filter.tenant()));

@@ -16,8 +16,9 @@ public class ProblemException extends RuntimeException {
         return new ProblemException(Problem.of(ProblemType.NOT_FOUND, detail));
     }
 
-    public static ProblemException conflict(String detail) {
-        return new ProblemException(Problem.of(ProblemType.CONFLICT, detail));
+    /** A refusal of its own type, such as one of the conflicts (409). */
+    public static ProblemException of(ProblemType type, String detail) {
+        return new ProblemException(Problem.of(type, detail));
     }
 
     public static ProblemException invalid(List<FieldError> errors) {

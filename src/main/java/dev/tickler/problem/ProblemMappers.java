@@ -1,6 +1,7 @@
 package dev.tickler.problem;
 
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +20,8 @@ import org.jboss.logging.Logger;
 import io.vertx.core.http.HttpServerResponse;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -42,7 +45,8 @@ public class ProblemMappers {
             Map.class, "a JSON object",
             Integer.class, "an integer",
             Long.class, "an integer",
-            Boolean.class, "true or false");
+            Boolean.class, "true or false",
+            Collection.class, "an array");
 
     /** How long a caller should wait after a 503 before trying again. */
     public static final String RETRY_AFTER_SECONDS = "5";
@@ -171,20 +175,48 @@ public class ProblemMappers {
         return Problem.invalid(errors);
     }
 
-    /** JSON that does not parse, or does not fit the expected shape, as the caller's problem. */
+    /**
+     * JSON that does not parse, or does not fit the expected shape, as the caller's problem. Jackson tells a repeated
+     * key and content after the value only in its own words (STRICT_DUPLICATE_DETECTION, FAIL_ON_TRAILING_TOKENS),
+     * which have not changed since they were written; each gets a detail of its own.
+     */
     public static Problem problemFor(JsonProcessingException e) {
-        if (e instanceof MismatchedInputException mismatched) {
-            return Problem.invalid(List.of(fieldError(mismatched)));
+        String message = e.getOriginalMessage() == null ? "" : e.getOriginalMessage();
+        if (message.contains("FAIL_ON_TRAILING_TOKENS")) {
+            return contentAfterValue(e.getLocation());
         }
-        String where = e.getLocation() == null ? ""
-                : " at line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr();
-        return Problem.of(ProblemType.MALFORMED_JSON, "the body could not be parsed as JSON" + where);
+        if (e instanceof MismatchedInputException mismatched) {
+            return Problem.invalid(List.of(fieldError("", mismatched)));
+        }
+        if (message.startsWith("Duplicate field '") && e.getProcessor() instanceof JsonParser parser) {
+            String key = parser.getParsingContext().getCurrentName();
+            return Problem.of(ProblemType.MALFORMED_JSON, "the key \"" + key + "\" appears twice"
+                    + where(e) + "; each key may appear once in an object");
+        }
+        return Problem.of(ProblemType.MALFORMED_JSON, "the body could not be parsed as JSON" + where(e));
+    }
+
+    /** A body that goes on after its JSON value, which ends at {@code end}. */
+    public static Problem contentAfterValue(JsonLocation end) {
+        return Problem.of(ProblemType.MALFORMED_JSON, "the body holds content after its JSON value" + where(end)
+                + "; send exactly one JSON value");
+    }
+
+    private static String where(JsonProcessingException e) {
+        return where(e.getLocation());
+    }
+
+    private static String where(JsonLocation location) {
+        return location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
     }
 
     @ServerExceptionMapper
     public Response webApplication(WebApplicationException e) {
         if (e.getCause() instanceof JsonProcessingException json) {
             return jsonProcessing(json);
+        }
+        if (e.getCause() instanceof ProblemException refused) {
+            return problem(refused); // a body reader's refusal, wrapped by the REST layer
         }
         Problem problem = forStatus(e.getResponse().getStatus());
         if (problem == null) {
@@ -226,8 +258,13 @@ public class ProblemMappers {
         };
     }
 
-    private static FieldError fieldError(MismatchedInputException e) {
-        String field = jsonPath(e.getPath());
+    /**
+     * A value that does not fit its field, named by its path below {@code at} (the field the value was read for; empty
+     * for the body).
+     */
+    public static FieldError fieldError(String at, MismatchedInputException e) {
+        String below = jsonPath(e.getPath());
+        String field = at.isEmpty() || below.isEmpty() || below.startsWith("[") ? at + below : at + "." + below;
         if (e instanceof UnrecognizedPropertyException) {
             return new FieldError(field, "unknown field");
         }

@@ -1,6 +1,10 @@
 package dev.tickler.problem;
 
-/** Every kind of problem Tickler answers with, so each has one type URI, title and status. */
+/**
+ * Every kind of problem Tickler answers with, so each has one type URI, title and status (docs/api.md, "Problem
+ * types"). A client branches on the type: each conflict (409) has its own, so that one that may be retried is told
+ * from one that never succeeds.
+ */
 public enum ProblemType {
     VALIDATION("validation", "Request is not valid", 400),
     MALFORMED_JSON("malformed-json", "Body is not valid JSON", 400),
@@ -12,7 +16,13 @@ public enum ProblemType {
     NOT_FOUND("not-found", "Not found", 404),
     METHOD_NOT_ALLOWED("method-not-allowed", "Method not allowed", 405),
     NOT_ACCEPTABLE("not-acceptable", "Not acceptable", 406),
-    CONFLICT("conflict", "Conflict with the reminder's state", 409),
+    REMINDER_STATE("reminder-state", "Not possible in the reminder's state", 409),
+    FIRE_TIME_TAKEN("fire-time-taken", "Another reminder of this user and template fires then", 409),
+    KEY_DELIVERING("key-delivering", "The key's reminder is being delivered", 409),
+    SCHEDULE_TAKEN("schedule-taken", "Another schedule of this user and template has this rule, start and zone", 409),
+    SCHEDULE_ENDED("schedule-ended", "The schedule has ended", 409),
+    SCHEDULE_BEHIND("schedule-behind", "The schedule is too far behind to preview", 409),
+    CONCURRENT_CHANGE("concurrent-change", "Changed by another request meanwhile; try again", 409),
     REGISTRATION_DIFFERS("registration-differs", "Registered before with a different body", 409),
     REGISTRATION_CANCELLED("registration-cancelled", "Registered before and cancelled since", 409),
     PAYLOAD_TOO_LARGE("payload-too-large", "Body too large", 413),

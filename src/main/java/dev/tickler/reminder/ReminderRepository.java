@@ -9,7 +9,6 @@ import io.quarkus.panache.common.Parameters;
 import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
 
-import dev.tickler.ledger.ReminderState;
 
 /**
  * Reads of reminders through Panache: a user's list, whose optional conditions read best as a query. Every write goes
@@ -20,23 +19,27 @@ public class ReminderRepository implements PanacheRepositoryBase<Reminder, Long>
 
     /**
      * One page of a user's reminders of the tenant (null: every tenant) in (fire_at, id) order, starting after the given
-     * position; state and tag narrow it when given.
+     * position, narrowed by the filter.
      */
-    public Uni<List<Reminder>> listForUser(String tenant, String userId, ReminderState state, String tag,
-            ListPosition after, int maxRows) {
+    public Uni<List<Reminder>> listForUser(String tenant, String userId, ListFilter filter, ListPosition after,
+            int maxRows) {
         StringBuilder query = new StringBuilder("userId = :userId");
         Parameters parameters = Parameters.with("userId", userId);
         if (tenant != null) {
             query.append(" and tenant = :tenant");
             parameters.and("tenant", tenant);
         }
-        if (state != null) {
-            query.append(" and state = :state");
-            parameters.and("state", state);
+        if (!filter.states().isEmpty()) {
+            query.append(" and state in :states");
+            parameters.and("states", filter.states());
         }
-        if (tag != null) {
+        if (filter.template() != null) {
+            query.append(" and template = :template");
+            parameters.and("template", filter.template());
+        }
+        if (filter.tag() != null) {
             query.append(" and array_contains(tags, :tag)");
-            parameters.and("tag", tag);
+            parameters.and("tag", filter.tag());
         }
         if (after != null) {
             query.append(" and (fireAt > :afterFireAt or (fireAt = :afterFireAt and id > :afterId))");

@@ -39,6 +39,7 @@ import dev.tickler.ledger.UserReminderFilter;
 import dev.tickler.problem.FieldError;
 import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemException;
+import dev.tickler.problem.ProblemType;
 import dev.tickler.publish.Via;
 import dev.tickler.security.Caller;
 import dev.tickler.security.TenantTags;
@@ -232,16 +233,17 @@ public class ReminderService {
     /** The key's live reminder came or went while this registration was made: again, seeing what it lost to. */
     private Uni<Registration> again(NewReminder request, Caller caller, boolean replace, int triesLeft) {
         if (triesLeft <= 1) {
-            return Uni.createFrom().failure(ProblemException.conflict("the reminder of the key " + request.key()
-                    + " changed while this registration was being made; try again"));
+            return Uni.createFrom().failure(ProblemException.of(ProblemType.CONCURRENT_CHANGE,
+                    "the reminder of the key " + request.key() + " changed while this registration was being made;"
+                            + " try again"));
         }
         return registerKeyed(request, caller, replace, triesLeft - 1);
     }
 
     private static void refuseDelivering(ReminderRow live) {
         if (live.state() == ReminderState.DELIVERING) {
-            throw ProblemException.conflict("reminder " + live.id() + " of the key " + live.key()
-                    + " is delivering; a send is in flight and its outcome decides");
+            throw ProblemException.of(ProblemType.KEY_DELIVERING, "reminder " + live.id() + " of the key "
+                    + live.key() + " is delivering; a send is in flight and its outcome decides");
         }
     }
 
@@ -382,10 +384,9 @@ public class ReminderService {
         return ledger.find(id, caller.visibleTenant()).map(found -> found.orElseThrow(() -> notFound(id)));
     }
 
-    /** A page of the user's reminders in the caller's tenant (an operator's: every tenant's), by state and tag. */
-    public Uni<ReminderPage> list(Caller caller, String userId, ReminderState state, String tag, ListPosition after,
-            int limit) {
-        return Panache.withSession(() -> repository.listForUser(caller.visibleTenant(), userId, state, tag, after,
+    /** A page of the user's reminders in the caller's tenant (an operator's: every tenant's), as filtered. */
+    public Uni<ReminderPage> list(Caller caller, String userId, ListFilter filter, ListPosition after, int limit) {
+        return Panache.withSession(() -> repository.listForUser(caller.visibleTenant(), userId, filter, after,
                         limit + 1))
                 .map(found -> ReminderPage.of(found.stream().map(Reminder::toRow).toList(), limit));
     }
@@ -398,12 +399,14 @@ public class ReminderService {
     private Uni<ReminderRow> reschedule(long id, ReminderChange change, Caller caller, int triesLeft) {
         return get(id, caller).chain(reminder -> {
             if (!RESCHEDULABLE.contains(reminder.state())) {
-                throw ProblemException.conflict("reminder " + id + " is " + reminder.state().wireName()
+                throw ProblemException.of(ProblemType.REMINDER_STATE, "reminder " + id + " is "
+                        + reminder.state().wireName()
                         + "; only pending, handed_off or failed reminders can be changed");
             }
             return ledger.reschedule(id, caller.visibleTenant(), reminder.version(), reminder.fireAt(),
                             changed(reminder, change), caller.name(), now())
-                    .onFailure(UniqueViolation::isCauseOf).transform(e -> ProblemException.conflict(
+                    .onFailure(UniqueViolation::isCauseOf).transform(e -> ProblemException.of(
+                            ProblemType.FIRE_TIME_TAKEN,
                             "another reminder of this user and template already fires at that time"))
                     .chain(written -> written.isPresent() || triesLeft <= 1
                             ? Uni.createFrom().item(written.orElseThrow(() -> busy(id)))
@@ -433,8 +436,8 @@ public class ReminderService {
                 if (CANCELLABLE.contains(reminder.state()) && triesLeft > 1) {
                     return cancel(id, caller, triesLeft - 1);
                 }
-                throw ProblemException.conflict("reminder " + id + " is " + reminder.state().wireName()
-                        + (reminder.state() == ReminderState.DELIVERING
+                throw ProblemException.of(ProblemType.REMINDER_STATE, "reminder " + id + " is "
+                        + reminder.state().wireName() + (reminder.state() == ReminderState.DELIVERING
                                 ? "; a send is in flight and its outcome decides" : "; it can no longer be cancelled"));
             });
         });
@@ -444,8 +447,8 @@ public class ReminderService {
     public Uni<ReminderRow> redrive(long id, Caller caller) {
         return ledger.redrive(List.of(id), caller.visibleTenant(), caller.name(), now()).chain(redriven -> redriven.isEmpty()
                 ? get(id, caller).map(reminder -> {
-                    throw ProblemException.conflict("reminder " + id + " is " + reminder.state().wireName()
-                            + "; only failed reminders can be redriven");
+                    throw ProblemException.of(ProblemType.REMINDER_STATE, "reminder " + id + " is "
+                            + reminder.state().wireName() + "; only failed reminders can be redriven");
                 })
                 : handOff.handOffIfDue(redriven.get(0), Via.REDRIVE));
     }
@@ -490,6 +493,7 @@ public class ReminderService {
 
     /** The row kept changing under this change: rare, and a retry of the request settles it. */
     private static ProblemException busy(long id) {
-        return ProblemException.conflict("reminder " + id + " changed while this change was being made; try again");
+        return ProblemException.of(ProblemType.CONCURRENT_CHANGE,
+                "reminder " + id + " changed while this change was being made; try again");
     }
 }

@@ -19,6 +19,7 @@ import dev.tickler.ledger.ReminderState;
 import dev.tickler.problem.FieldError;
 import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemException;
+import dev.tickler.problem.ProblemType;
 import dev.tickler.publish.Via;
 import dev.tickler.schedule.ScheduleRow.Position;
 import dev.tickler.schedule.recurrence.Recurrence;
@@ -119,9 +120,10 @@ public class ScheduleService {
      */
     public Uni<List<OccurrencePlan.Numbered>> preview(long id, int count, Caller caller) {
         return get(id, caller).map(schedule -> schedule.state() == ScheduleState.ENDED ? List.of()
-                : OccurrencePlan.upcoming(schedule, now(), count).orElseThrow(() -> ProblemException.conflict(
-                        "schedule " + id + " has more than " + OccurrencePlan.MAX_SCANNED + " occurrences between its"
-                                + " last position and now; resume it to apply its catch-up, then preview it")));
+                : OccurrencePlan.upcoming(schedule, now(), count).orElseThrow(() -> ProblemException.of(
+                        ProblemType.SCHEDULE_BEHIND, "schedule " + id + " has more than "
+                                + OccurrencePlan.MAX_SCANNED + " occurrences between its last position and now; resume"
+                                + " it to apply its catch-up, then preview it")));
     }
 
     /**
@@ -152,8 +154,9 @@ public class ScheduleService {
                     schedule.state(), from, from);
             return cancelWaiting(connection, id, WAITING, OccurrencePlan.dueFrom(now), by, now)
                     .chain(() -> repository.update(connection, changed, now))
-                    .onFailure(UniqueViolation::isCauseOf).transform(taken -> ProblemException.conflict("another"
-                            + " schedule of this user and template already has this rrule, start and tz"))
+                    .onFailure(UniqueViolation::isCauseOf).transform(taken -> ProblemException.of(
+                            ProblemType.SCHEDULE_TAKEN,
+                            "another schedule of this user and template already has this rrule, start and tz"))
                     .chain(updated -> topUp.topUpLocked(connection, updated, now));
         });
     }
@@ -248,7 +251,7 @@ public class ScheduleService {
     }
 
     private static ProblemException ended(long id, String change) {
-        return ProblemException.conflict("schedule " + id + " has ended and cannot be " + change);
+        return ProblemException.of(ProblemType.SCHEDULE_ENDED, "schedule " + id + " has ended and cannot be " + change);
     }
 
     private static ProblemException notFound(long id) {

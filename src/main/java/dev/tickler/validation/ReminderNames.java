@@ -22,9 +22,12 @@ public final class ReminderNames {
     public static final String TAG_REGEX = CHARACTERS + "{1," + MAX_TAG_LENGTH + "}";
     public static final String KEY_RULE = "must be 1 to " + MAX_KEY_LENGTH + " of " + CHARACTER_NAMES;
     public static final String TAG_RULE = "must be 1 to " + MAX_TAG_LENGTH + " of " + CHARACTER_NAMES;
+    /** A template's name as a filter gives it; a body's is checked by {@link TemplateName}, one rule at a time. */
+    public static final String TEMPLATE_RULE = "must be 1 to 128 of A-Z, a-z, 0-9, '_', '.' and '-'";
 
     private static final Pattern KEY = Pattern.compile(KEY_REGEX);
     private static final Pattern TAG = Pattern.compile(TAG_REGEX);
+    private static final Pattern TEMPLATE = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
 
     private ReminderNames() {
     }
@@ -36,6 +39,10 @@ public final class ReminderNames {
 
     public static boolean isTag(String text) {
         return text != null && TAG.matcher(text).matches();
+    }
+
+    public static boolean isTemplate(String text) {
+        return text != null && TEMPLATE.matcher(text).matches();
     }
 
     /** What is wrong with a list of tags; null when nothing is. */

@@ -9,6 +9,7 @@ import jakarta.enterprise.event.Observes;
 import org.jboss.logging.Logger;
 
 import io.netty.handler.codec.http.HttpHeaderNames;
+import io.netty.handler.codec.http.HttpHeaderValues;
 import io.quarkus.security.AuthenticationException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
@@ -125,10 +126,15 @@ public class HttpEdge {
         if (path.equals("/v1/reminders/batch")) {
             return MAX_BATCH_BODY_BYTES;
         }
-        if (path.equals("/v1") || path.startsWith("/v1/")) {
+        if (isApiPath(path)) {
             return MAX_API_BODY_BYTES;
         }
         return null;
+    }
+
+    /** The API for product services and operators: everything under /v1. */
+    static boolean isApiPath(String path) {
+        return path.equals("/v1") || path.startsWith("/v1/");
     }
 
     private void failed(RoutingContext context) {
@@ -177,8 +183,10 @@ public class HttpEdge {
     }
 
     /**
-     * A refusal before the body was read. A body of a size worth waiting for is read and dropped first: a client
-     * still sending when the connection closes gets a reset instead of the answer. A larger one is cut off.
+     * A refusal before the body was read. A client that waits for 100 Continue before it sends the body is answered at
+     * once, and the connection closed (it may send the body all the same, which nobody reads). Otherwise a body of a
+     * size worth waiting for is read and dropped first: a client still sending when the connection closes gets a
+     * reset instead of the answer. A larger one is cut off.
      */
     private void refuse(RoutingContext context, Problem problem) {
         HttpServerRequest request = context.request();
@@ -188,7 +196,7 @@ public class HttpEdge {
             answer(context, problem);
             return;
         }
-        if (declared != null && exceeds(declared, MAX_DROPPED_BYTES)) {
+        if (waitsForContinue(request) || declared != null && exceeds(declared, MAX_DROPPED_BYTES)) {
             HttpServerResponse response = context.response();
             response.putHeader(HttpHeaderNames.CONNECTION, "close");
             response.endHandler(ended -> request.connection().close());
@@ -211,6 +219,13 @@ public class HttpEdge {
             }
         });
         request.resume();
+    }
+
+    /** RFC 9110, 10.1.1: HTTP/1.0 clients cannot wait for it, so their expectation is ignored. */
+    private static boolean waitsForContinue(HttpServerRequest request) {
+        String expect = request.getHeader(HttpHeaderNames.EXPECT);
+        return request.version() == HttpVersion.HTTP_1_1 && expect != null
+                && HttpHeaderValues.CONTINUE.contentEqualsIgnoreCase(expect.trim());
     }
 
     private void answer(RoutingContext context, Problem problem) {

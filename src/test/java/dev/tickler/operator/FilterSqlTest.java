@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.EnumSet;
+import java.util.Set;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.Test;
@@ -19,7 +20,7 @@ class FilterSqlTest {
     void everyFieldIsAConditionWithItsValueBound() {
         Instant from = Instant.parse("2026-12-01T00:00:00Z");
         Instant to = Instant.parse("2026-12-02T00:00:00Z");
-        ReminderFilter filter = new ReminderFilter(ReminderState.FAILED, Channel.SMS, "trial_ending", "u_1",
+        ReminderFilter filter = new ReminderFilter(Set.of(ReminderState.FAILED), Channel.SMS, "trial_ending", "u_1",
                 "50%_off\\", from, to, "checkout", "cart:42", "cart_", "vip");
 
         FilterSql sql = FilterSql.of(filter, null);
@@ -38,6 +39,14 @@ class FilterSqlTest {
                 ReminderState.FAILED)).whereClause()).isEqualTo(" WHERE state IN ('pending', 'handed_off', 'failed')");
         assertThat(FilterSql.of(ReminderFilter.ALL, EnumSet.of(ReminderState.FAILED)).whereClause())
                 .isEqualTo(" WHERE state = 'failed'");
+    }
+
+    @Test
+    void severalStatesAreOneCondition() {
+        ReminderFilter filter = new ReminderFilter(EnumSet.of(ReminderState.FAILED, ReminderState.PENDING), null, null,
+                null, null, null, null, null, null, null, null);
+
+        assertThat(FilterSql.of(filter, null).whereClause()).isEqualTo(" WHERE state IN ('pending', 'failed')");
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.tickler.operator;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.util.Set;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 
@@ -29,7 +30,8 @@ import dev.tickler.testing.QueryPlan;
 class OperatorQueryPlanTest {
 
     private static final ReminderFilter FAILED =
-            new ReminderFilter(ReminderState.FAILED, null, null, null, null, null, null, null, null, null, null);
+            new ReminderFilter(Set.of(ReminderState.FAILED), null, null, null, null, null, null, null, null, null,
+                    null);
 
     @Inject
     Database database;

@@ -88,6 +88,17 @@ class OperatorSearchTest {
     }
 
     @Test
+    void stateTakesSeveralStatesCommaSeparatedOrRepeated() {
+        assertThat(search(inWindow("state", "failed,sent"))).containsExactly(id(2), id(3), id(4));
+        assertThat(api().queryParams(inWindow()).queryParam("state", "sent", "cancelled").get("/v1/admin/reminders")
+                .then().statusCode(200).extract().jsonPath().getList("items.id", Long.class))
+                .containsExactly(id(3), id(5));
+        expectErrors(api().queryParams(inWindow("state", "failed,lost")).get("/v1/admin/reminders").then(),
+                List.of(Map.of("field", "state", "message",
+                        "must be one of pending, handed_off, delivering, sent, failed, cancelled, expired, skipped")));
+    }
+
+    @Test
     void fireFromIsInclusiveAndFireToExclusive() {
         assertThat(search(Map.of("template", firstTemplate, "fire_from", at(3).toString())))
                 .containsExactly(id(3), id(5), id(6));

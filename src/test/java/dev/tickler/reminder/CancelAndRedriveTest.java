@@ -73,7 +73,7 @@ class CancelAndRedriveTest {
         api().delete("/v1/reminders/" + id).then()
                 .statusCode(409)
                 .contentType("application/problem+json")
-                .body("type", equalTo("urn:tickler:problem:conflict"))
+                .body("type", equalTo("urn:tickler:problem:reminder-state"))
                 .body("detail", equalTo("reminder " + id + " is " + state + "; it can no longer be cancelled"));
     }
 

@@ -168,9 +168,11 @@ class KeyedReminderTest {
         later.put("fire_at", inAnHour().plus(Duration.ofMinutes(5)).toString());
 
         put(key, later).statusCode(409).contentType("application/problem+json")
-                .body("type", equalTo("urn:tickler:problem:conflict"));
+                .body("type", equalTo("urn:tickler:problem:key-delivering"))
+                .body("title", equalTo("The key's reminder is being delivered"));
         api().delete("/v1/reminders/by-key/" + key).then().statusCode(409)
-                .contentType("application/problem+json");
+                .contentType("application/problem+json")
+                .body("type", equalTo("urn:tickler:problem:reminder-state"));
         // a retry of the body it holds changes nothing, so it is answered
         put(key, body).statusCode(200).body("id", equalTo((int) id)).body("version", equalTo(0));
 

@@ -9,6 +9,7 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -88,6 +89,28 @@ class ReminderListTest {
         api().queryParam("user_id", user).queryParam("state", "pending").get("/v1/reminders").then()
                 .statusCode(200)
                 .body("items.id", equalTo(List.of((int) kept)));
+    }
+
+    @Test
+    void stateTakesSeveralStatesCommaSeparatedOrRepeated() {
+        String user = newUser();
+        long handedOff = createdId(reminder(user, "a", Instant.now().plus(Duration.ofDays(1)).toString()));
+        long pending = createdId(reminder(user, "b", midnight(0)));
+        long cancelled = createdId(reminder(user, "c", midnight(1)));
+        api().delete("/v1/reminders/" + cancelled).then().statusCode(200);
+
+        assertThat(listed(user, "pending,handed_off")).containsExactly(handedOff, pending);
+        assertThat(listed(user, "pending", "cancelled")).containsExactly(pending, cancelled);
+        assertThat(listed(user, "handed_off,cancelled", "pending")).containsExactly(handedOff, pending, cancelled);
+        assertThat(listed(user, "")).containsExactly(handedOff, pending, cancelled);
+        expectFieldError(api().queryParam("user_id", user).queryParam("state", "pending,lost").get("/v1/reminders")
+                .then(), "state",
+                "must be one of pending, handed_off, delivering, sent, failed, cancelled, expired, skipped");
+    }
+
+    private static List<Long> listed(String user, Object... states) {
+        return api().queryParam("user_id", user).queryParam("state", states).get("/v1/reminders").then()
+                .statusCode(200).extract().jsonPath().getList("items.id", Long.class);
     }
 
     @Test

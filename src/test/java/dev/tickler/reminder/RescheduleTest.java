@@ -127,8 +127,8 @@ class RescheduleTest {
         patch(id, Map.of("fire_at", parked.plus(Duration.ofDays(1)).toString()))
                 .statusCode(409)
                 .contentType("application/problem+json")
-                .body("type", equalTo("urn:tickler:problem:conflict"))
-                .body("title", equalTo("Conflict with the reminder's state"))
+                .body("type", equalTo("urn:tickler:problem:reminder-state"))
+                .body("title", equalTo("Not possible in the reminder's state"))
                 .body("status", equalTo(409))
                 .body("detail", equalTo("reminder " + id + " is " + state
                         + "; only pending, handed_off or failed reminders can be changed"));
@@ -144,6 +144,7 @@ class RescheduleTest {
 
         patch(id, Map.of("fire_at", parked.toString()))
                 .statusCode(409)
+                .body("type", equalTo("urn:tickler:problem:fire-time-taken"))
                 .body("detail", equalTo("another reminder of this user and template already fires at that time"));
         api().get("/v1/reminders/" + id).then().body("version", equalTo(0));
     }
@@ -163,8 +164,9 @@ class RescheduleTest {
 
         patch(id, Map.of("fire_at", parked.toString(), "local_time", day + "T09:00", "state", "sent"))
                 .statusCode(400)
-                .body("errors[0].field", equalTo("state"))
-                .body("errors[0].message", equalTo("unknown field"));
+                .body("errors", equalTo(List.of(
+                        Map.of("field", "fire_at", "message", "give either fire_at or local_time with tz, not both"),
+                        Map.of("field", "state", "message", "unknown field"))));
         patch(id, Map.of("fire_at", parked.toString(), "local_time", day + "T09:00"))
                 .statusCode(400)
                 .body("errors", equalTo(List.of(Map.of("field", "fire_at",

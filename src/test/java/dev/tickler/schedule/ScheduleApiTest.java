@@ -233,9 +233,11 @@ class ScheduleApiTest {
 
         assertThat(states(user, id)).containsExactly(Map.entry(1, "cancelled"), Map.entry(2, "cancelled"));
         assertThat(preview(id, 5).getList("items")).isEmpty();
-        post(id, "resume").statusCode(409).body("type", equalTo("urn:tickler:problem:conflict"));
-        post(id, "pause").statusCode(409);
-        api().body(Map.of("data", Map.of())).patch("/v1/schedules/" + id).then().statusCode(409);
+        post(id, "resume").statusCode(409).body("type", equalTo("urn:tickler:problem:schedule-ended"))
+                .body("title", equalTo("The schedule has ended"));
+        post(id, "pause").statusCode(409).body("type", equalTo("urn:tickler:problem:schedule-ended"));
+        api().body(Map.of("data", Map.of())).patch("/v1/schedules/" + id).then().statusCode(409)
+                .body("type", equalTo("urn:tickler:problem:schedule-ended"));
         Schedules.get(id).body("state", equalTo("ended")).body("expires_after", nullValue());
     }
 }

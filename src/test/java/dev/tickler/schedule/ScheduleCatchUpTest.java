@@ -202,6 +202,7 @@ class ScheduleCatchUpTest {
         clock.moveBy(Duration.ofDays(100));
 
         api().queryParam("count", 3).get("/v1/schedules/" + id + "/preview").then().statusCode(409)
+                .body("type", org.hamcrest.Matchers.equalTo("urn:tickler:problem:schedule-behind"))
                 .body("detail", org.hamcrest.Matchers.containsString("resume it"));
 
         post(id, "resume").statusCode(200);

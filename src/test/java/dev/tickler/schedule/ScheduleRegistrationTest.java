@@ -146,7 +146,7 @@ class ScheduleRegistrationTest {
         long otherId = created.create(other);
 
         api().body(Map.of("rrule", body.get("rrule"))).patch("/v1/schedules/" + otherId).then().statusCode(409)
-                .body("type", equalTo("urn:tickler:problem:conflict"));
+                .body("type", equalTo("urn:tickler:problem:schedule-taken"));
         Schedules.get(otherId).statusCode(200).body("rrule", equalTo("FREQ=DAILY;BYHOUR=9"))
                 .body("version", equalTo(0));
     }

@@ -190,7 +190,7 @@ public final class RawHttp {
     }
 
     /** A head with Content-Length whose body has fully arrived, or a head of an answer with no body. */
-    private static boolean isComplete(String soFar) {
+    public static boolean isComplete(String soFar) {
         int blank = soFar.indexOf("\r\n\r\n");
         if (blank < 0) {
             return false;

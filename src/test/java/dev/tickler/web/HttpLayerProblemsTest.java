@@ -6,6 +6,11 @@ import static dev.tickler.testing.Api.reminderAt;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -51,6 +56,38 @@ class HttpLayerProblemsTest {
         String answer = RawHttp.postChunked("/v1/reminders", 300 * 1024, AUTHORIZATION.strip());
 
         assertProblem(answer, 413, "urn:tickler:problem:payload-too-large");
+    }
+
+    @Test
+    void aBodyAnnouncedOverTheLimitIsRefusedBeforeItIsSent() {
+        // curl sends Expect: 100-continue for large bodies and waits a second for the go-ahead before sending anyway
+        long started = System.nanoTime();
+        String answer = expectingContinue("/v1/reminders", 2 * 1024 * 1024);
+        Duration waited = Duration.ofNanos(System.nanoTime() - started);
+
+        assertProblem(answer, 413, "urn:tickler:problem:payload-too-large");
+        assertThat(answer.toLowerCase()).contains("connection: close");
+        assertThat(waited).as("the answer came without the body").isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void aBodyAnnouncedWithinTheLimitGetsTheGoAhead() {
+        String answer = expectingContinue("/v1/reminders", 1024);
+
+        assertThat(answer).startsWith("HTTP/1.1 100 Continue");
+    }
+
+    @Test
+    void methodNotAllowedNamesTheMethodsThePathTakes() {
+        long id = createdId(reminderAt(Instant.now().plus(Duration.ofHours(1))));
+
+        api().put("/v1/reminders/" + id).then().statusCode(405)
+                .contentType("application/problem+json")
+                .header("Allow", "DELETE, GET, HEAD, PATCH");
+        api().get("/v1/reminders/batch").then().statusCode(405).header("Allow", "POST");
+        api().delete("/v1/reminders").then().statusCode(405).header("Allow", "GET, HEAD, POST");
+        api().get("/v1/sweep").then().statusCode(405).header("Allow", "POST");
+        api().body("{}").put("/v1/admin/overview").then().statusCode(405).header("Allow", "GET, HEAD");
     }
 
     @Test
@@ -102,6 +139,37 @@ class HttpLayerProblemsTest {
 
         assertThat(answer.statusCode()).as(answer.body()).isEqualTo(201);
         assertThat(answer.version()).isEqualTo(HttpClient.Version.HTTP_2);
+    }
+
+    /**
+     * Sends only the head of a POST that announces {@code declaredBytes} and waits for the go-ahead, and answers what
+     * came back before any of the body was sent ("" when nothing did within 5 s).
+     */
+    private static String expectingContinue(String path, int declaredBytes) {
+        String head = "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\n" + AUTHORIZATION
+                + "Content-Type: application/json\r\nContent-Length: " + declaredBytes
+                + "\r\nExpect: 100-continue\r\n\r\n";
+        try (Socket socket = new Socket("127.0.0.1", RawHttp.port())) {
+            socket.setSoTimeout(5_000);
+            socket.getOutputStream().write(head.getBytes(StandardCharsets.US_ASCII));
+            socket.getOutputStream().flush();
+            byte[] buffer = new byte[64 * 1024];
+            StringBuilder answer = new StringBuilder();
+            try {
+                int read;
+                while ((read = socket.getInputStream().read(buffer)) > 0) {
+                    answer.append(new String(buffer, 0, read, StandardCharsets.UTF_8));
+                    if (answer.toString().startsWith("HTTP/1.1 100") || RawHttp.isComplete(answer.toString())) {
+                        break;
+                    }
+                }
+            } catch (SocketTimeoutException | SocketException nothingMore) {
+                // what came back so far is the answer
+            }
+            return answer.toString();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String rawPost(String path, String body) {

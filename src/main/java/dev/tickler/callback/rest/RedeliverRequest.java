@@ -5,13 +5,15 @@ import java.util.List;
 
 import dev.tickler.callback.CallbackPosition;
 import dev.tickler.problem.FieldError;
+import dev.tickler.web.JsonBody;
 
 /** The body of POST /v1/callbacks/redeliver: {"after": cursor} or {"ids": [...]}, exactly one of the two. */
-public record RedeliverRequest(String after, List<Long> ids) {
+public record RedeliverRequest(String after, List<Long> ids) implements JsonBody {
 
     static final int MAX_IDS = 1_000;
 
-    List<FieldError> problems() {
+    @Override
+    public List<FieldError> problems() {
         List<FieldError> problems = new ArrayList<>();
         if ((after == null) == (ids == null)) {
             problems.add(new FieldError(after == null ? "" : "after", "give exactly one of after (a cursor from"

@@ -33,6 +33,7 @@ import dev.tickler.observability.ReminderStatistics;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.security.PushTokens;
 import dev.tickler.security.Roles;
+import dev.tickler.web.JsonBody;
 
 /**
  * Operator calls under /v1/admin (docs/contract.md#keys-and-roles): wire the push subscription, and compare the queue
@@ -46,7 +47,7 @@ public class AdminResource {
     /** The public base URL the receiver is reached at, and the path token to register. */
     public record SubscriptionRequest(
             @NotBlank(message = "is required") String baseUrl,
-            @NotBlank(message = "is required") String token) {
+            @NotBlank(message = "is required") String token) implements JsonBody {
     }
 
     public record QueueSubscription(String queue, String url, JsonNode subscription) {

@@ -1,9 +1,7 @@
 package dev.tickler.operator.rest;
 
-import java.util.Arrays;
 import java.util.List;
-import java.util.regex.Pattern;
-import java.util.stream.Collectors;
+import java.util.Set;
 
 import dev.tickler.db.WireNamed;
 import dev.tickler.ledger.Channel;
@@ -11,33 +9,28 @@ import dev.tickler.ledger.ReminderState;
 import dev.tickler.operator.FireWindow;
 import dev.tickler.operator.ReminderFilter;
 import dev.tickler.problem.FieldError;
+import dev.tickler.reminder.rest.StateParameter;
 import dev.tickler.security.Tenants;
 import dev.tickler.validation.ReminderNames;
 import dev.tickler.validation.TextRules;
 
 /**
  * The filter of the operator calls (docs/contract.md#operator-api) as sent, in a query or a body, under the rules of
- * registration: a value that no reminder could hold is an error, not a filter that matches nothing.
+ * registration: a value that no reminder could hold is an error, not a filter that matches nothing. states are as the
+ * product list takes them ({@link StateParameter}).
  */
-record FilterFields(String state, String channel, String template, String userId, String errorContains,
+record FilterFields(List<String> states, String channel, String template, String userId, String errorContains,
         String fireFrom, String fireTo, String tenant, String key, String keyPrefix, String tag) {
-
-    private static final Pattern TEMPLATE = Pattern.compile("[A-Za-z0-9_.-]{1,128}");
-    private static final String STATES = Arrays.stream(ReminderState.values()).map(ReminderState::wireName)
-            .collect(Collectors.joining(", "));
 
     /** The filter these fields name; each field that names none adds its error and is left out. */
     ReminderFilter toFilter(List<FieldError> errors) {
-        ReminderState stateFilter = state == null ? null : WireNamed.find(ReminderState.class, state).orElse(null);
-        if (state != null && stateFilter == null) {
-            errors.add(new FieldError("state", "must be one of " + STATES));
-        }
+        Set<ReminderState> stateFilter = StateParameter.states(states, errors);
         Channel channelFilter = channel == null ? null : WireNamed.find(Channel.class, channel).orElse(null);
         if (channel != null && channelFilter == null) {
             errors.add(new FieldError("channel", "must be email, sms or push"));
         }
-        if (template != null && !TEMPLATE.matcher(template).matches()) {
-            errors.add(new FieldError("template", "must be 1 to 128 of A-Z, a-z, 0-9, '_', '.' and '-'"));
+        if (template != null && !ReminderNames.isTemplate(template)) {
+            errors.add(new FieldError("template", ReminderNames.TEMPLATE_RULE));
         }
         if (userId != null && (userId.isEmpty() || userId.length() > 128)) {
             errors.add(new FieldError("user_id", "must be 1 to 128 characters"));

@@ -51,9 +51,11 @@ public class OperatorReminderResource {
     @Path("/reminders")
     @Operation(operationId = "searchReminders",
             summary = "Search every user's reminders", description = "Filters are optional and all must hold;"
-            + " ordered by fire_at and id, paged like GET /v1/reminders")
-    public Uni<ReminderPageView> search(@QueryParam("state") String state, @QueryParam("channel") String channel,
-            @QueryParam("template") String template, @QueryParam("user_id") String userId,
+            + " ordered by fire_at and id, paged like GET /v1/reminders. state takes several states, comma-separated"
+            + " or repeated")
+    public Uni<ReminderPageView> search(@QueryParam("state") List<String> state,
+            @QueryParam("channel") String channel, @QueryParam("template") String template,
+            @QueryParam("user_id") String userId,
             @QueryParam("error_contains") String errorContains, @QueryParam("fire_from") String fireFrom,
             @QueryParam("fire_to") String fireTo, @QueryParam("tenant") String tenant, @QueryParam("key") String key,
             @QueryParam("key_prefix") String keyPrefix, @QueryParam("tag") String tag, @QueryParam("limit") String limit,
@@ -104,7 +106,7 @@ public class OperatorReminderResource {
             errors.addAll(change.problemsWith(filter));
         }
         if (request.dryRun() == null) {
-            errors.add(new FieldError("dry_run", "is required: true to count only, false to change"));
+            errors.add(BulkChangeRequest.DRY_RUN_MISSING);
         }
         if (!errors.isEmpty()) {
             throw ProblemException.invalid(errors);

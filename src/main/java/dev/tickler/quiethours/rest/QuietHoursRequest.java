@@ -13,9 +13,10 @@ import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietPolicy;
 import dev.tickler.quiethours.QuietWindow;
 import dev.tickler.time.ReminderTiming;
+import dev.tickler.web.JsonBody;
 
 /** The body of PUT /v1/users/{user_id}/quiet-hours; {@link #problems()} names every field that is wrong. */
-public record QuietHoursRequest(String tz, List<Window> windows, String policy) {
+public record QuietHoursRequest(String tz, List<Window> windows, String policy) implements JsonBody {
 
     /** More windows than any real week of quiet hours needs: four a day. */
     static final int MAX_WINDOWS = 28;
@@ -23,7 +24,8 @@ public record QuietHoursRequest(String tz, List<Window> windows, String policy) 
     public record Window(List<String> days, String start, String end, List<String> channels) {
     }
 
-    List<FieldError> problems() {
+    @Override
+    public List<FieldError> problems() {
         List<FieldError> problems = new ArrayList<>();
         if (tz == null) {
             problems.add(new FieldError("tz", "is required: an IANA time zone id, e.g. Europe/Berlin"));

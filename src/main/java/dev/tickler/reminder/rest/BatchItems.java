@@ -9,15 +9,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.Validator;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 
 import dev.tickler.problem.FieldError;
 import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.problem.ProblemMappers;
 import dev.tickler.ledger.NewReminder;
+import dev.tickler.web.JsonBodies;
 
 /**
  * Reads the body of POST /v1/reminders/batch (docs/contract.md#batch-registration) item by item: each is read and
@@ -33,11 +32,11 @@ class BatchItems {
     record Item(NewReminder reminder, Problem problem) {
     }
 
-    private final ObjectMapper mapper;
+    private final JsonBodies bodies;
     private final Validator validator;
 
-    BatchItems(ObjectMapper mapper, Validator validator) {
-        this.mapper = mapper;
+    BatchItems(JsonBodies bodies, Validator validator) {
+        this.bodies = bodies;
         this.validator = validator;
     }
 
@@ -45,19 +44,22 @@ class BatchItems {
         if (body == null || !body.isObject()) {
             throw ProblemException.invalid("body", "must be a JSON object with an array of reminder bodies as items");
         }
+        List<FieldError> errors = new ArrayList<>();
         for (Iterator<String> fields = body.fieldNames(); fields.hasNext();) {
             String field = fields.next();
             if (!field.equals("items")) {
-                throw ProblemException.invalid(field, "unknown field");
+                errors.add(new FieldError(field, "unknown field"));
             }
         }
         JsonNode items = body.get("items");
         if (items == null || !items.isArray()) {
-            throw ProblemException.invalid("items", "is required: an array of reminder bodies");
+            errors.add(new FieldError("items", "is required: an array of reminder bodies"));
+        } else if (items.size() > MAX_ITEMS) {
+            errors.add(new FieldError("items", "must hold at most " + MAX_ITEMS + " reminders; it holds "
+                    + items.size()));
         }
-        if (items.size() > MAX_ITEMS) {
-            throw ProblemException.invalid("items", "must hold at most " + MAX_ITEMS + " reminders; it holds "
-                    + items.size());
+        if (!errors.isEmpty()) {
+            throw ProblemException.invalid(errors);
         }
         List<Item> read = new ArrayList<>(items.size());
         for (JsonNode item : items) {
@@ -72,9 +74,9 @@ class BatchItems {
         }
         CreateReminderRequest request;
         try {
-            request = mapper.treeToValue(item, CreateReminderRequest.class);
-        } catch (JsonProcessingException e) {
-            return refused(ProblemMappers.problemFor(e));
+            request = bodies.bind(item, CreateReminderRequest.class);
+        } catch (ProblemException e) {
+            return refused(e.problem());
         }
         Set<ConstraintViolation<CreateReminderRequest>> violations = validator.validate(request);
         if (!violations.isEmpty()) {

@@ -5,6 +5,7 @@ import dev.tickler.validation.ReminderKey;
 import dev.tickler.validation.ReminderTag;
 import dev.tickler.validation.TemplateName;
 import dev.tickler.validation.UserId;
+import dev.tickler.web.JsonBody;
 
 /**
  * The body of POST /v1/reminders/cancel (docs/contract.md#keyed-reminders-and-cancel-by-filter): a user's reminders,
@@ -22,7 +23,7 @@ public record CancelRemindersRequest(
 
         /** Matched as given: '_' and '.' are plain characters. */
         @ReminderKey
-        String keyPrefix) {
+        String keyPrefix) implements JsonBody {
 
     UserReminderFilter toFilter() {
         return new UserReminderFilter(userId, template, tag, keyPrefix);

@@ -14,6 +14,7 @@ import dev.tickler.validation.ReminderTags;
 import dev.tickler.validation.StorableJson;
 import dev.tickler.validation.TemplateName;
 import dev.tickler.validation.UserId;
+import dev.tickler.web.JsonBody;
 
 /**
  * The body of POST /v1/reminders (docs/contract.md#registration-api) and of PUT /v1/reminders/by-key/{key}
@@ -48,7 +49,7 @@ public record CreateReminderRequest(
 
         /** Labels to list and cancel by; repeats count once. */
         @ReminderTags
-        List<String> tags) implements TimingFields {
+        List<String> tags) implements TimingFields, JsonBody {
 
     /** data is at most 16 KiB serialized. */
     static final int MAX_DATA_BYTES = 16 * 1024;

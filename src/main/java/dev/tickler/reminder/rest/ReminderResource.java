@@ -36,7 +36,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 import io.smallrye.mutiny.Uni;
 
-import dev.tickler.db.WireNamed;
 import dev.tickler.ledger.NewReminder;
 import dev.tickler.ledger.Registration;
 import dev.tickler.ledger.ReminderState;
@@ -45,6 +44,7 @@ import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.problem.ProblemMappers;
 import dev.tickler.reminder.Cancellation;
+import dev.tickler.reminder.ListFilter;
 import dev.tickler.reminder.ListPosition;
 import dev.tickler.reminder.ReminderService;
 import dev.tickler.security.Caller;
@@ -235,20 +235,19 @@ public class ReminderResource {
     @GET
     @Operation(operationId = "listReminders",
             summary = "List a user's reminders", description = "Ordered by fire_at and id; next is the cursor"
-            + " for the following page, null on the last")
-    public Uni<ReminderPageView> list(@QueryParam("user_id") String userId, @QueryParam("state") String state,
-            @QueryParam("tag") String tag, @QueryParam("limit") String limit, @QueryParam("after") String after,
-            @Context SecurityContext security) {
+            + " for the following page, null on the last. state takes several states, comma-separated or repeated")
+    public Uni<ReminderPageView> list(@QueryParam("user_id") String userId, @QueryParam("state") List<String> state,
+            @QueryParam("template") String template, @QueryParam("tag") String tag, @QueryParam("limit") String limit,
+            @QueryParam("after") String after, @Context SecurityContext security) {
         List<FieldError> errors = new ArrayList<>();
         if (userId == null || userId.isEmpty()) {
             errors.add(new FieldError("user_id", "is required"));
         } else if (!TextRules.isStorable(userId)) {
             errors.add(new FieldError("user_id", TextRules.NOT_STORABLE));
         }
-        ReminderState stateFilter = state == null ? null : WireNamed.find(ReminderState.class, state).orElse(null);
-        if (state != null && stateFilter == null) {
-            errors.add(new FieldError("state", "must be one of pending, handed_off, delivering, sent, failed, "
-                    + "cancelled, expired, skipped"));
+        Set<ReminderState> states = StateParameter.states(state, errors);
+        if (template != null && !ReminderNames.isTemplate(template)) {
+            errors.add(new FieldError("template", ReminderNames.TEMPLATE_RULE));
         }
         if (tag != null && !ReminderNames.isTag(tag)) {
             errors.add(new FieldError("tag", ReminderNames.TAG_RULE));
@@ -258,8 +257,8 @@ public class ReminderResource {
         if (!errors.isEmpty()) {
             return Uni.createFrom().failure(ProblemException.invalid(errors));
         }
-        return service.list(Caller.of(security), userId, stateFilter, tag, position, pageSize)
-                .map(ReminderPageView::of);
+        return service.list(Caller.of(security), userId, new ListFilter(states, template, tag), position,
+                pageSize).map(ReminderPageView::of);
     }
 
     /** The reminder's history, oldest first (docs/contract.md#timeline). */

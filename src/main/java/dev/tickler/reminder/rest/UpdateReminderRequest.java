@@ -9,16 +9,23 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import dev.tickler.reminder.ReminderChange;
 import dev.tickler.time.ReminderTiming;
 import dev.tickler.validation.StorableJson;
+import dev.tickler.web.FixedFields;
+import dev.tickler.web.JsonBody;
 
-/** The body of PATCH /v1/reminders/{id}: any of the fields; a local_time without tz is read in the stored zone. */
+/**
+ * The body of PATCH /v1/reminders/{id}: any of the fields; a local_time without tz is read in the stored zone. The
+ * other fields of a registration are the reminder's for good.
+ */
 @ValidTiming(scheduleRequired = false)
+@FixedFields(of = CreateReminderRequest.class,
+        advice = "cancel this reminder and register a new one (a keyed one: PUT its key with the whole body)")
 public record UpdateReminderRequest(
         String fireAt,
         String localTime,
         String tz,
         @StorableJson(bytes = CreateReminderRequest.MAX_DATA_BYTES)
         Map<String, Object> data,
-        String expiresAfter) implements TimingFields {
+        String expiresAfter) implements TimingFields, JsonBody {
 
     @JsonIgnore
     @AssertTrue(message = "give at least one of fire_at, local_time, tz, data or expires_after")

@@ -14,6 +14,7 @@ import dev.tickler.validation.ChannelName;
 import dev.tickler.validation.StorableJson;
 import dev.tickler.validation.TemplateName;
 import dev.tickler.validation.UserId;
+import dev.tickler.web.JsonBody;
 
 /** The body of POST /v1/schedules: user_id, channel, template, data and expires_after as for a reminder. */
 @ValidSchedule(required = true)
@@ -35,7 +36,7 @@ public record CreateScheduleRequest(
         String start,
         String rrule,
         DstFields dst,
-        String catchUp) implements ScheduleFields {
+        String catchUp) implements ScheduleFields, JsonBody {
 
     /** As for a reminder: data is at most 16 KiB serialized. */
     static final int MAX_DATA_BYTES = 16 * 1024;

@@ -12,13 +12,15 @@ import dev.tickler.schedule.CatchUp;
 import dev.tickler.schedule.ScheduleChange;
 import dev.tickler.schedule.recurrence.RecurrenceRule;
 import dev.tickler.validation.StorableJson;
+import dev.tickler.web.FixedFields;
+import dev.tickler.web.JsonBody;
 
 /**
  * The body of PATCH /v1/schedules/{id}: any of the rule, its start, zone and policies, data and expires_after. The
- * user, channel and template of a schedule do not change (unknown fields here); a dst object replaces the parts it
- * names.
+ * user, channel and template of a schedule do not change; a dst object replaces the parts it names.
  */
 @ValidSchedule(required = false)
+@FixedFields(of = CreateScheduleRequest.class, advice = "delete this schedule and create a new one")
 public record UpdateScheduleRequest(
         @StorableJson(bytes = CreateScheduleRequest.MAX_DATA_BYTES)
         Map<String, Object> data,
@@ -27,7 +29,7 @@ public record UpdateScheduleRequest(
         String start,
         String rrule,
         DstFields dst,
-        String catchUp) implements ScheduleFields {
+        String catchUp) implements ScheduleFields, JsonBody {
 
     @JsonIgnore
     @AssertTrue(message = "give at least one of rrule, start, tz, dst, catch_up, data or expires_after")
