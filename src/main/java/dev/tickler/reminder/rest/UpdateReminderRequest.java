@@ -4,6 +4,8 @@ import java.util.Map;
 
 import jakarta.validation.constraints.AssertTrue;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
 import dev.tickler.reminder.ReminderChange;
@@ -12,12 +14,18 @@ import dev.tickler.validation.StorableJson;
 
 /** The body of PATCH /v1/reminders/{id}: any of the fields; a local_time without tz is read in the stored zone. */
 @ValidTiming(scheduleRequired = false)
+@Schema(examples = """
+        {"fire_at": "2030-12-02T09:00:00Z", "data": {"plan": "team"}}""")
 public record UpdateReminderRequest(
+        @Schema(format = "date-time", description = CreateReminderRequest.FIRE_AT)
         String fireAt,
+        @Schema(description = CreateReminderRequest.LOCAL_TIME)
         String localTime,
+        @Schema(description = "An IANA time zone id such as Europe/Berlin; the stored one when left out")
         String tz,
         @StorableJson(bytes = CreateReminderRequest.MAX_DATA_BYTES)
         Map<String, Object> data,
+        @Schema(description = CreateReminderRequest.EXPIRES_AFTER)
         String expiresAfter) implements TimingFields {
 
     @JsonIgnore
