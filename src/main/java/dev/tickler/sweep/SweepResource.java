@@ -9,6 +9,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import org.jboss.logging.Logger;
 
@@ -21,6 +22,7 @@ import dev.tickler.security.Roles;
  * One sweep or one reconcile pass now, for an external cron where instances scale to zero
  * (docs/contract.md#sweep-and-reconcile; operator keys).
  */
+@Tag(name = "Operators")
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.OPERATOR)

@@ -87,6 +87,7 @@ class ManifestEnvironmentCheck {
                         Started serving = start(PlatformContainer.named(platform.get(2), this::secret), loopback)) {
                     sweeper.awaitProbes();
                     serving.awaitProbes();
+                    serving.hasNoSwaggerUi();
                     String subscription = subscribe(serving);
                     try {
                         deliversAPush(serving, notifier, database.get("name"));
@@ -316,6 +317,12 @@ class ManifestEnvironmentCheck {
                             .as(container.name() + " " + probe.kind()).isEqualTo(200);
                 }
             });
+        }
+
+        /** Swagger UI belongs to dev mode and the local run (docs/developing.md); a production build leaves it out. */
+        void hasNoSwaggerUi() {
+            assertThat(status("http://127.0.0.1:" + managementPort + "/q/swagger-ui/")).as(container.name()
+                    + " Swagger UI").isEqualTo(404);
         }
 
         String metrics() throws Exception {

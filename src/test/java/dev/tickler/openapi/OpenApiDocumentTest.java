@@ -110,6 +110,67 @@ class OpenApiDocumentTest {
         assertThat(fieldNames(schemas.path("FieldError").path("properties"))).containsExactly("field", "message");
     }
 
+    /** A generated client names its methods after operationId and its fields after the schemas' property names. */
+    @Test
+    void everyOperationHasItsOwnOperationIdAndEveryPropertyIsNamedAsOnTheWire() {
+        JsonNode document = served();
+        List<String> operationIds = new ArrayList<>();
+        SoftAssertions softly = new SoftAssertions();
+
+        forEachApiOperation(document, (name, path, operation) -> {
+            softly.assertThat(operation.path("operationId").asText("")).as(name + " operationId")
+                    .matches("[a-z]+[A-Za-z]*");
+            operationIds.add(operation.path("operationId").asText());
+        });
+        document.path("components").path("schemas").fields().forEachRemaining(schema -> {
+            softly.assertThat(fieldNames(schema.getValue().path("properties"))).as(schema.getKey() + " properties")
+                    .allSatisfy(property -> assertThat(property).matches("[a-z][a-z0-9]*(_[a-z0-9]+)*"));
+            for (JsonNode required : schema.getValue().path("required")) {
+                softly.assertThat(schema.getValue().path("properties").has(required.asText()))
+                        .as(schema.getKey() + " requires " + required + ", which it has").isTrue();
+            }
+        });
+
+        softly.assertAll();
+        assertThat(operationIds).doesNotHaveDuplicates();
+    }
+
+    /** A body a product engineer can start from: every operation that takes one shows an example of it. */
+    @Test
+    void everyRequestBodyHasAnExample() {
+        JsonNode document = served();
+        SoftAssertions softly = new SoftAssertions();
+
+        forEachApiOperation(document, (name, path, operation) -> {
+            if (operation.has("requestBody")) {
+                JsonNode schema = operation.path("requestBody").path("content").path("application/json")
+                        .path("schema");
+                JsonNode component = document.at(schema.path("$ref").asText().substring(1));
+                softly.assertThat(component.path("examples").isArray() && !component.path("examples").isEmpty())
+                        .as(name + " body " + schema + " has an example").isTrue();
+            }
+        });
+
+        softly.assertAll();
+    }
+
+    @Test
+    void pagingParametersAreWholeNumbersAndCursors() {
+        JsonNode parameters = served().path("paths").path("/v1/reminders").path("get").path("parameters");
+
+        JsonNode limit = null;
+        for (JsonNode parameter : parameters) {
+            if (parameter.path("name").asText().equals("limit")) {
+                limit = parameter;
+            }
+        }
+        assertThat(limit).isNotNull();
+        assertThat(limit.path("schema").path("type").asText()).isEqualTo("integer");
+        assertThat(limit.path("schema").path("minimum").asInt()).isEqualTo(1);
+        assertThat(limit.path("schema").path("maximum").asInt()).isEqualTo(500);
+        assertThat(limit.path("schema").path("default").asInt()).isEqualTo(50);
+    }
+
     @Test
     void theDocumentIsStoredWhenTheApplicationIsBuilt() throws IOException {
         assertThat(STORED).as("quarkus.smallrye-openapi.store-schema-directory").exists();

@@ -19,6 +19,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.smallrye.mutiny.Uni;
 
@@ -31,6 +32,7 @@ import dev.tickler.security.Caller;
 import dev.tickler.security.Roles;
 
 /** The caller's tenant's delivery callbacks (docs/api.md, "Delivery callbacks"): what was sent, and sending again. */
+@Tag(name = "Callbacks")
 @Path("/v1/callbacks")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.PRODUCT)

@@ -3,12 +3,18 @@ package dev.tickler.callback.rest;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.tickler.callback.CallbackPosition;
 import dev.tickler.problem.FieldError;
 import dev.tickler.web.JsonBody;
 
 /** The body of POST /v1/callbacks/redeliver: {"after": cursor} or {"ids": [...]}, exactly one of the two. */
-public record RedeliverRequest(String after, List<Long> ids) implements JsonBody {
+@Schema(examples = """
+        {"ids": [8801, 8802]}""")
+public record RedeliverRequest(
+        @Schema(description = "Every event after this cursor from GET /v1/callbacks, up to 1,000 a call") String after,
+        @Schema(description = "These events (1 to 1,000 ids)") List<Long> ids) implements JsonBody {
 
     static final int MAX_IDS = 1_000;
 

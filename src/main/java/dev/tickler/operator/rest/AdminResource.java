@@ -19,6 +19,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -39,25 +41,34 @@ import dev.tickler.web.JsonBody;
  * Operator calls under /v1/admin (docs/contract.md#keys-and-roles): wire the push subscription, and compare the queue
  * with the table.
  */
+@Tag(name = "Operators")
 @Path("/v1/admin")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.OPERATOR)
 public class AdminResource {
 
     /** The public base URL the receiver is reached at, and the path token to register. */
+    @Schema(examples = """
+            {"base_url": "https://tickler.example.com", "token": "push-token-1"}""")
     public record SubscriptionRequest(
             @NotBlank(message = "is required") String baseUrl,
             @NotBlank(message = "is required") String token) implements JsonBody {
     }
 
-    public record QueueSubscription(String queue, String url, JsonNode subscription) {
+    public record QueueSubscription(String queue, String url,
+            @Schema(implementation = Map.class, description = "The subscription as Infrai answered it")
+            JsonNode subscription) {
     }
 
-    public record QueueView(String queue, long delayedCount, JsonNode stats) {
+    public record QueueView(String queue, long delayedCount,
+            @Schema(implementation = Map.class, description = "The queue's statistics as Infrai answered them")
+            JsonNode stats) {
     }
 
     /** {@code account}: Infrai's usage and credit, null when it could not be read. */
-    public record QueuesView(List<QueueView> queues, Map<String, Long> reminders, JsonNode account) {
+    public record QueuesView(List<QueueView> queues, Map<String, Long> reminders,
+            @Schema(implementation = Map.class, nullable = true, description = "Infrai's usage and credit")
+            JsonNode account) {
     }
 
     private final InfraiClient infrai;

@@ -3,6 +3,9 @@ package dev.tickler.operator.rest;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.tickler.problem.FieldError;
 import dev.tickler.web.JsonBody;
 
@@ -11,8 +14,15 @@ import dev.tickler.web.JsonBody;
  * count. dry_run is required, so that no change is made by a body that meant to ask. state names one state or several,
  * comma-separated.
  */
-public record BulkChangeRequest(String state, String channel, String template, String userId, String errorContains,
-        String fireFrom, String fireTo, String tenant, String key, String keyPrefix, String tag, Boolean dryRun)
+@Schema(examples = """
+        {"state": "failed", "template": "trial_ending", "error_contains": "timeout", "dry_run": true}""")
+public record BulkChangeRequest(
+        @Schema(description = "One state, or several comma-separated (pending,failed)") String state,
+        @Schema(ref = "Channel") String channel, String template, String userId, String errorContains,
+        @Schema(type = SchemaType.STRING, format = "date-time") String fireFrom,
+        @Schema(type = SchemaType.STRING, format = "date-time") String fireTo, String tenant,
+        String key, String keyPrefix, String tag,
+        @Schema(required = true, description = "true only counts; false changes") Boolean dryRun)
         implements JsonBody {
 
     static final FieldError DRY_RUN_MISSING =

@@ -16,9 +16,15 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.SecurityContext;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.smallrye.mutiny.Uni;
 
+import dev.tickler.ledger.Channel;
+import dev.tickler.ledger.ReminderState;
 import dev.tickler.operator.BulkChange;
 import dev.tickler.operator.BulkOutcome;
 import dev.tickler.operator.OperatorReminderService;
@@ -35,6 +41,7 @@ import dev.tickler.security.Roles;
  * The operator's reminder calls under /v1/admin (docs/contract.md#operator-api): search across all users of every
  * tenant, bulk redrive and cancel.
  */
+@Tag(name = "Operators")
 @Path("/v1/admin")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.OPERATOR)
@@ -53,11 +60,16 @@ public class OperatorReminderResource {
             summary = "Search every user's reminders", description = "Filters are optional and all must hold;"
             + " ordered by fire_at and id, paged like GET /v1/reminders. state takes several states, comma-separated"
             + " or repeated")
-    public Uni<ReminderPageView> search(@QueryParam("state") List<String> state,
-            @QueryParam("channel") String channel, @QueryParam("template") String template,
-            @QueryParam("user_id") String userId,
-            @QueryParam("error_contains") String errorContains, @QueryParam("fire_from") String fireFrom,
-            @QueryParam("fire_to") String fireTo, @QueryParam("tenant") String tenant, @QueryParam("key") String key,
+    public Uni<ReminderPageView> search(
+            @Parameter(schema = @Schema(type = SchemaType.ARRAY, implementation = ReminderState.class)) @QueryParam("state") List<String> state,
+            @Parameter(schema = @Schema(implementation = Channel.class)) @QueryParam("channel") String channel,
+            @QueryParam("template") String template, @QueryParam("user_id") String userId,
+            @QueryParam("error_contains") String errorContains,
+            @Parameter(schema = @Schema(type = SchemaType.STRING, format = "date-time")) @QueryParam("fire_from")
+            String fireFrom,
+            @Parameter(schema = @Schema(type = SchemaType.STRING, format = "date-time")) @QueryParam("fire_to")
+            String fireTo,
+            @QueryParam("tenant") String tenant, @QueryParam("key") String key,
             @QueryParam("key_prefix") String keyPrefix, @QueryParam("tag") String tag, @QueryParam("limit") String limit,
             @QueryParam("after") String after) {
         List<FieldError> errors = new ArrayList<>();

@@ -7,6 +7,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.smallrye.mutiny.Uni;
 
@@ -14,6 +15,7 @@ import dev.tickler.operator.OverviewService;
 import dev.tickler.security.Roles;
 
 /** GET /v1/admin/overview (docs/contract.md#operator-api): the state of every reminder at a glance. */
+@Tag(name = "Operators")
 @Path("/v1/admin")
 @RolesAllowed(Roles.OPERATOR)
 @Produces(MediaType.APPLICATION_JSON)

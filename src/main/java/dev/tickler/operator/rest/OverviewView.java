@@ -5,6 +5,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.tickler.ledger.ReminderState;
 import dev.tickler.operator.Overview;
 
@@ -16,7 +18,7 @@ public record OverviewView(Map<String, Long> counts, long oldestOverdueSeconds, 
         List<LatenessView> lateness, List<ForecastView> forecast, Map<String, TenantView> byTenant) {
 
     /** One tenant's counts (every state), its failed reminders, and the p99 lateness of its last day's sends (null: none). */
-    public record TenantView(Map<String, Long> counts, long deadLetters, Long latenessP99Ms) {
+    public record TenantView(Map<String, Long> counts, long deadLetters, @Schema(nullable = true) Long latenessP99Ms) {
     }
 
     /** All 0 when nothing was sent in the last hour, as in the specification's empty example. */
@@ -24,7 +26,7 @@ public record OverviewView(Map<String, Long> counts, long oldestOverdueSeconds, 
     }
 
     /** le is the bucket's upper bound, e.g. PT5S; null for the last bucket, which holds everything later. */
-    public record LatenessView(String le, long count) {
+    public record LatenessView(@Schema(nullable = true) String le, long count) {
     }
 
     public record ForecastView(Instant hour, long due) {

@@ -8,6 +8,9 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.tickler.problem.FieldError;
 import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietPolicy;
@@ -16,12 +19,30 @@ import dev.tickler.time.ReminderTiming;
 import dev.tickler.web.JsonBody;
 
 /** The body of PUT /v1/users/{user_id}/quiet-hours; {@link #problems()} names every field that is wrong. */
-public record QuietHoursRequest(String tz, List<Window> windows, String policy) implements JsonBody {
+@Schema(examples = """
+        {"tz": "Europe/Berlin", "windows": [{"days": ["mon", "tue", "wed", "thu", "fri"], "start": "22:00",
+         "end": "07:30", "channels": ["sms", "push"]}], "policy": "defer"}""")
+public record QuietHoursRequest(
+        @Schema(required = true, description = "An IANA time zone id, e.g. Europe/Berlin") String tz,
+        @Schema(required = true, minItems = 1, maxItems = MAX_WINDOWS) List<Window> windows,
+        @Schema(enumeration = {"defer", "skip"}, description = POLICY) String policy) implements JsonBody {
 
     /** More windows than any real week of quiet hours needs: four a day. */
     static final int MAX_WINDOWS = 28;
 
-    public record Window(List<String> days, String start, String end, List<String> channels) {
+    static final String POLICY = "What a reminder due inside a window does: defer (to the window's end) or skip";
+
+    /** One window, in a body and in every answer (where days and channels are filled in). */
+    @Schema(name = "QuietWindow")
+    public record Window(
+            @Schema(type = SchemaType.ARRAY, minItems = 1, description = "Days the window starts on: mon, tue, wed, thu, fri, sat,"
+                    + " sun; all when left out") List<String> days,
+            @Schema(required = true, pattern = "([01][0-9]|2[0-3]):[0-5][0-9]",
+                    description = "Local time HH:mm the window starts at") String start,
+            @Schema(required = true, pattern = "([01][0-9]|2[0-3]):[0-5][0-9]|24:00",
+                    description = "Local time HH:mm it ends at; before start when it runs past midnight") String end,
+            @Schema(type = SchemaType.ARRAY, minItems = 1, description = "Channels it holds back: email, sms, push; all when left out")
+            List<String> channels) {
     }
 
     @Override

@@ -20,6 +20,7 @@ import jakarta.ws.rs.core.SecurityContext;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.smallrye.mutiny.Uni;
 
@@ -34,6 +35,7 @@ import dev.tickler.validation.TextRules;
  * A user's quiet hours (docs/quiet-hours.md): product keys set, read and remove them, each within its own tenant, as
  * an operator key does within its own (quiet hours are per tenant and user).
  */
+@Tag(name = "Quiet hours")
 @Path("/v1/users/{user_id}/quiet-hours")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.PRODUCT)

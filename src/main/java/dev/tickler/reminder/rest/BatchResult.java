@@ -1,5 +1,7 @@
 package dev.tickler.reminder.rest;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonInclude;
 
 import dev.tickler.problem.Problem;
@@ -9,5 +11,10 @@ import dev.tickler.problem.Problem;
  * (docs/contract.md#batch-registration).
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record BatchResult(int status, ReminderView reminder, Problem problem) {
+public record BatchResult(
+        @Schema(required = true, description = "As the single POST would answer it: 201 registered or 200 registered"
+                + " before, with the reminder; 400 or 409 refused, with the problem")
+        int status,
+        ReminderView reminder,
+        Problem problem) {
 }

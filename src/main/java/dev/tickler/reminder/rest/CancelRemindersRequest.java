@@ -1,5 +1,7 @@
 package dev.tickler.reminder.rest;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.tickler.ledger.UserReminderFilter;
 import dev.tickler.validation.ReminderKey;
 import dev.tickler.validation.ReminderTag;
@@ -11,6 +13,8 @@ import dev.tickler.web.JsonBody;
  * The body of POST /v1/reminders/cancel (docs/contract.md#keyed-reminders-and-cancel-by-filter): a user's reminders,
  * narrowed by those of template, tag and key_prefix that are given; a value given empty is refused, not ignored.
  */
+@Schema(examples = """
+        {"user_id": "u_4412", "template": "trial_ending", "key_prefix": "trial-ending:"}""")
 public record CancelRemindersRequest(
         @UserId
         String userId,

@@ -4,6 +4,8 @@ import java.time.ZoneId;
 import java.util.List;
 import java.util.Map;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.tickler.ledger.Channel;
 import dev.tickler.ledger.NewReminder;
 import dev.tickler.time.ReminderTiming;
@@ -21,23 +23,29 @@ import dev.tickler.web.JsonBody;
  * (docs/contract.md#keyed-reminders-and-cancel-by-filter), where key is the path's or left out.
  */
 @ValidTiming(scheduleRequired = true)
+@Schema(examples = CreateReminderRequest.EXAMPLE)
 public record CreateReminderRequest(
         @UserId
         String userId,
 
         @ChannelName
+        @Schema(ref = "Channel", required = true)
         String channel,
 
         @TemplateName
         String template,
 
+        @Schema(format = "date-time", description = FIRE_AT)
         String fireAt,
+        @Schema(description = LOCAL_TIME)
         String localTime,
+        @Schema(description = TZ)
         String tz,
 
         @StorableJson(bytes = MAX_DATA_BYTES)
         Map<String, Object> data,
 
+        @Schema(description = EXPIRES_AFTER)
         String expiresAfter,
 
         /** Ignores the user's quiet hours; false when left out. */
@@ -50,6 +58,15 @@ public record CreateReminderRequest(
         /** Labels to list and cancel by; repeats count once. */
         @ReminderTags
         List<String> tags) implements TimingFields, JsonBody {
+
+    static final String EXAMPLE = """
+            {"user_id": "u_4412", "channel": "email", "template": "trial_ending", "fire_at": "2030-12-01T09:00:00Z",
+             "data": {"plan": "pro"}, "key": "trial-ending:u_4412", "tags": ["trial"]}""";
+    static final String FIRE_AT = "An instant with an offset; give this or local_time";
+    static final String LOCAL_TIME = "A wall-clock time such as 2030-12-01T09:00, read in tz; give this or fire_at";
+    static final String TZ = "An IANA time zone id such as Europe/Berlin; UTC when left out";
+    static final String EXPIRES_AFTER = "An ISO-8601 duration such as PT2H: not delivered by fire_at plus this, the"
+            + " reminder expires instead of being sent late";
 
     /** data is at most 16 KiB serialized. */
     static final int MAX_DATA_BYTES = 16 * 1024;

@@ -16,6 +16,9 @@ public final class PageParameters {
     public static final int DEFAULT_LIMIT = 50;
     public static final int MAX_LIMIT = 500;
 
+    /** A page's next, as the API document describes it. */
+    public static final String NEXT = "The cursor to pass as after for the following page; null on the last page";
+
     private PageParameters() {
     }
 

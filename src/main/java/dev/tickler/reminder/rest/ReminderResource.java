@@ -28,9 +28,13 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -56,6 +60,7 @@ import dev.tickler.validation.ReminderNames;
 import dev.tickler.validation.TextRules;
 
 /** The registration API for product services (docs/contract.md#registration-api, #keys-and-roles). */
+@Tag(name = "Reminders")
 @Path("/v1/reminders")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.PRODUCT)
@@ -189,7 +194,19 @@ public class ReminderResource {
     }
 
     /** The answer to a batch registration: one result per item, in order. */
-    public record BatchResponse(List<BatchResult> items) {
+    public record BatchResponse(@Schema(required = true) List<BatchResult> items) {
+    }
+
+    /**
+     * How the API document describes a batch's body. The body is read as a tree ({@link BatchItems}), so that one bad
+     * item is that item's 400 and not the batch's.
+     */
+    @Schema(examples = """
+            {"items": [
+              {"user_id": "u_4412", "channel": "email", "template": "trial_ending", "fire_at": "2030-12-01T09:00:00Z"},
+              {"user_id": "u_4413", "channel": "sms", "template": "trial_ending", "local_time": "2030-12-01T09:00",
+               "tz": "Europe/Berlin"}]}""")
+    record BatchRequest(@Schema(required = true, maxItems = BatchItems.MAX_ITEMS) List<CreateReminderRequest> items) {
     }
 
     /**
@@ -200,7 +217,10 @@ public class ReminderResource {
     @Path("/batch")
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(operationId = "createReminderBatch", summary = "Register up to 1,000 reminders in one call")
-    public Uni<BatchResponse> registerBatch(JsonNode body, @Context SecurityContext security) {
+    public Uni<BatchResponse> registerBatch(
+            @RequestBody(required = true, content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = BatchRequest.class))) JsonNode body,
+            @Context SecurityContext security) {
         List<BatchItems.Item> items = batchItems.read(body);
         List<NewReminder> valid = items.stream().map(BatchItems.Item::reminder).filter(Objects::nonNull).toList();
         return service.registerAll(valid, Caller.of(security)).map(answers -> {
@@ -236,7 +256,8 @@ public class ReminderResource {
     @Operation(operationId = "listReminders",
             summary = "List a user's reminders", description = "Ordered by fire_at and id; next is the cursor"
             + " for the following page, null on the last. state takes several states, comma-separated or repeated")
-    public Uni<ReminderPageView> list(@QueryParam("user_id") String userId, @QueryParam("state") List<String> state,
+    public Uni<ReminderPageView> list(@Parameter(required = true) @QueryParam("user_id") String userId,
+            @Parameter(schema = @Schema(type = SchemaType.ARRAY, implementation = ReminderState.class)) @QueryParam("state") List<String> state,
             @QueryParam("template") String template, @QueryParam("tag") String tag, @QueryParam("limit") String limit,
             @QueryParam("after") String after, @Context SecurityContext security) {
         List<FieldError> errors = new ArrayList<>();

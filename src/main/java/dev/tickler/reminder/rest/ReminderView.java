@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.tickler.ledger.Channel;
 import dev.tickler.ledger.ReminderRow;
 import dev.tickler.ledger.ReminderState;
@@ -13,11 +15,13 @@ import dev.tickler.time.ReminderTiming;
  * The reminder representation every response uses (docs/contract.md#registration-api); schedule_id and occurrence are null for a one-shot
  * reminder, key is null for one registered without a key, and tags is empty when it has none.
  */
-public record ReminderView(long id, String tenant, String key, List<String> tags, String userId, Channel channel,
-        String template, Instant fireAt, String tz,
-        String fireAtLocal, Map<String, Object> data, boolean urgent, ReminderState state, int version, int attempts,
-        String messageId, String lastError, Instant expiresAt, Instant createdAt, Instant updatedAt,
-        Instant sentAt, Long scheduleId, Integer occurrence) {
+public record ReminderView(long id, String tenant, @Schema(nullable = true) String key, List<String> tags,
+        String userId, Channel channel, String template, Instant fireAt, String tz, String fireAtLocal,
+        Map<String, Object> data, boolean urgent, ReminderState state, int version, int attempts,
+        @Schema(nullable = true) String messageId, @Schema(nullable = true) String lastError,
+        @Schema(nullable = true) Instant expiresAt, Instant createdAt, Instant updatedAt,
+        @Schema(nullable = true) Instant sentAt, @Schema(nullable = true) Long scheduleId,
+        @Schema(nullable = true) Integer occurrence) {
 
     public static ReminderView of(ReminderRow reminder) {
         return new ReminderView(reminder.id(), reminder.tenant(), reminder.key(), reminder.tags(), reminder.userId(),

@@ -4,6 +4,8 @@ import java.util.Map;
 
 import jakarta.validation.constraints.AssertTrue;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
 import dev.tickler.reminder.ReminderChange;
@@ -19,12 +21,18 @@ import dev.tickler.web.JsonBody;
 @ValidTiming(scheduleRequired = false)
 @FixedFields(of = CreateReminderRequest.class,
         advice = "cancel this reminder and register a new one (a keyed one: PUT its key with the whole body)")
+@Schema(examples = """
+        {"fire_at": "2030-12-02T09:00:00Z", "data": {"plan": "team"}}""")
 public record UpdateReminderRequest(
+        @Schema(format = "date-time", description = CreateReminderRequest.FIRE_AT)
         String fireAt,
+        @Schema(description = CreateReminderRequest.LOCAL_TIME)
         String localTime,
+        @Schema(description = "An IANA time zone id such as Europe/Berlin; the stored one when left out")
         String tz,
         @StorableJson(bytes = CreateReminderRequest.MAX_DATA_BYTES)
         Map<String, Object> data,
+        @Schema(description = CreateReminderRequest.EXPIRES_AFTER)
         String expiresAfter) implements TimingFields, JsonBody {
 
     @JsonIgnore

@@ -4,13 +4,18 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.tickler.schedule.OccurrencePlan;
 
 /** GET /v1/schedules/{id}/preview: the next occurrences, each with its local rendering and DST note. */
-public record PreviewView(List<Item> items) {
+public record PreviewView(@Schema(required = true) List<Item> items) {
 
     /** dst is null, gap_shifted, overlap_earlier or overlap_later. */
-    public record Item(int occurrence, Instant fireAt, String fireAtLocal, String dst) {
+    @Schema(name = "PreviewItem")
+    public record Item(int occurrence, Instant fireAt, String fireAtLocal,
+            @Schema(nullable = true, description = "gap_shifted, overlap_earlier or overlap_later; null when the DST"
+                    + " policy did not touch it") String dst) {
     }
 
     public static PreviewView of(List<OccurrencePlan.Numbered> occurrences) {

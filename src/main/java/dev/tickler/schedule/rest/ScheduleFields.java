@@ -21,6 +21,14 @@ import dev.tickler.schedule.recurrence.RecurrenceRule;
  */
 interface ScheduleFields {
 
+    /** The API document's words for the fields. */
+    String EXPIRES_AFTER = "An ISO-8601 duration such as PT2H, as for a reminder: each occurrence expires when not"
+            + " delivered by its fire_at plus this";
+    String TZ = "The IANA time zone the rule is evaluated in, e.g. Europe/Berlin";
+    String START = "The first occurrence's local date-time, to the second, without offset, e.g. 2030-12-01T09:00";
+    String RRULE = "An RFC 5545 recurrence rule, e.g. FREQ=WEEKLY;BYDAY=MO,WE,FR";
+    String CATCH_UP = "What occurrences missed while paused do on resume: all, latest or none; latest when left out";
+
     String tz();
 
     String start();

@@ -3,11 +3,15 @@ package dev.tickler.schedule.rest;
 import java.util.List;
 import java.util.Optional;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.tickler.db.Cursor;
+import dev.tickler.reminder.rest.PageParameters;
 import dev.tickler.schedule.ScheduleService;
 
 /** A page of GET /v1/schedules; next is the cursor to pass as "after", null on the last page. */
-public record SchedulePageView(List<ScheduleView> items, String next) {
+public record SchedulePageView(@Schema(required = true) List<ScheduleView> items,
+        @Schema(required = true, nullable = true, description = PageParameters.NEXT) String next) {
 
     private static final String KIND = "schedules";
 

@@ -22,7 +22,12 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.SecurityContext;
 
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 import io.smallrye.mutiny.Uni;
 
@@ -35,6 +40,7 @@ import dev.tickler.security.Roles;
 import dev.tickler.validation.TextRules;
 
 /** Recurring reminders for product services (see docs/schedules.md). */
+@Tag(name = "Schedules")
 @Path("/v1/schedules")
 @Produces(MediaType.APPLICATION_JSON)
 @RolesAllowed(Roles.PRODUCT)
@@ -60,9 +66,12 @@ public class ScheduleResource {
     @Operation(operationId = "createSchedule",
             summary = "Create a schedule: a recurring reminder whose occurrences are ordinary reminders")
     @APIResponse(responseCode = "201",
-            description = "Created, with its Location; its next occurrences exist as reminders")
+            description = "Created, with its Location; its next occurrences exist as reminders",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = ScheduleView.class)))
     @APIResponse(responseCode = "200", description = "Registered before with this user_id, template, rrule, start, tz"
-            + " and body: the existing schedule")
+            + " and body: the existing schedule", content = @Content(mediaType = MediaType.APPLICATION_JSON,
+                    schema = @Schema(implementation = ScheduleView.class)))
     @APIResponse(responseCode = "400", description = INVALID)
     @APIResponse(responseCode = "409", description = "Registered before with this user_id, template, rrule, start and"
             + " tz and another body (registration-differs, naming the fields), or that schedule has ended"
@@ -111,7 +120,10 @@ public class ScheduleResource {
     @APIResponse(responseCode = "200", description = "{items: [{occurrence, fire_at, fire_at_local, dst}]}")
     @APIResponse(responseCode = "400", description = INVALID)
     @APIResponse(responseCode = "404", description = NOT_FOUND)
-    public Uni<PreviewView> preview(@PathParam("id") long id, @QueryParam("count") String count,
+    public Uni<PreviewView> preview(@PathParam("id") long id,
+            @Parameter(description = "How many occurrences, 1 to " + MAX_PREVIEW + "; " + DEFAULT_PREVIEW
+                    + " when left out", schema = @Schema(type = SchemaType.INTEGER, minimum = "1",
+                    maximum = "" + MAX_PREVIEW, defaultValue = "" + DEFAULT_PREVIEW)) @QueryParam("count") String count,
             @Context SecurityContext security) {
         Integer size = PageParameters.count(count, DEFAULT_PREVIEW, MAX_PREVIEW);
         if (size == null) {

@@ -4,6 +4,8 @@ import java.time.Instant;
 import java.time.format.DateTimeFormatter;
 import java.util.Map;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import dev.tickler.ledger.Channel;
 import dev.tickler.schedule.CatchUp;
 import dev.tickler.schedule.ScheduleRow;
@@ -14,13 +16,15 @@ import dev.tickler.schedule.ScheduleState;
  * is the highest occurrence number given out so far (0 before the first).
  */
 public record ScheduleView(long id, String tenant, String userId, Channel channel, String template, Map<String, Object> data,
-        String expiresAfter, String tz, String start, String rrule, Dst dst, CatchUp catchUp, ScheduleState state,
-        long skippedCount, int lastOccurrence, int version, Instant createdAt, Instant updatedAt) {
+        @Schema(nullable = true) String expiresAfter, String tz, String start, String rrule, Dst dst, CatchUp catchUp,
+        ScheduleState state, long skippedCount, int lastOccurrence, int version, Instant createdAt,
+        Instant updatedAt) {
 
     /** The rendering of local date-times: always with seconds. */
     public static final DateTimeFormatter LOCAL = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss");
 
-    public record Dst(String gap, String overlap) {
+    public record Dst(@Schema(enumeration = {"shift", "skip"}) String gap,
+            @Schema(enumeration = {"first", "last"}) String overlap) {
     }
 
     public static ScheduleView of(ScheduleRow schedule) {

@@ -4,6 +4,8 @@ import java.util.Map;
 
 import jakarta.validation.constraints.AssertTrue;
 
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
 import com.fasterxml.jackson.annotation.JsonIgnore;
 
 import dev.tickler.time.ReminderTiming;
@@ -21,14 +23,21 @@ import dev.tickler.web.JsonBody;
  */
 @ValidSchedule(required = false)
 @FixedFields(of = CreateScheduleRequest.class, advice = "delete this schedule and create a new one")
+@Schema(examples = """
+        {"rrule": "FREQ=WEEKLY;BYDAY=TU,TH", "dst": {"gap": "skip"}}""")
 public record UpdateScheduleRequest(
         @StorableJson(bytes = CreateScheduleRequest.MAX_DATA_BYTES)
         Map<String, Object> data,
+        @Schema(description = ScheduleFields.EXPIRES_AFTER)
         String expiresAfter,
+        @Schema(description = ScheduleFields.TZ)
         String tz,
+        @Schema(description = ScheduleFields.START)
         String start,
+        @Schema(description = ScheduleFields.RRULE)
         String rrule,
         DstFields dst,
+        @Schema(enumeration = {"all", "latest", "none"}, description = ScheduleFields.CATCH_UP)
         String catchUp) implements ScheduleFields, JsonBody {
 
     @JsonIgnore
