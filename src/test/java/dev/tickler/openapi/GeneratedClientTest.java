@@ -78,8 +78,10 @@ class GeneratedClientTest {
 
         assertThat(reminders.getReminder(reminder.getId()).getData()).containsEntry("plan", "pro");
 
-        ReminderPageView page = reminders.listReminders(user, null, 10, ReminderState.PENDING, "trial");
+        ReminderPageView page = reminders.listReminders(user, null, 10,
+                List.of(ReminderState.PENDING, ReminderState.FAILED), "trial", "trial_ending");
         assertThat(page.getItems()).extracting(ReminderView::getId).containsExactly(reminder.getId());
+        assertThat(reminders.listReminders(user, null, 10, null, null, "standup").getItems()).isEmpty();
         assertThat(page.getNext()).isNull();
 
         OffsetDateTime later = fireAt.plusHours(2);
