@@ -18,6 +18,7 @@ import org.jboss.logging.Logger;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
@@ -30,8 +31,10 @@ import dev.tickler.time.Pause;
  * held from the moment it is made until its delivery is settled, however long it waits for a notifier slot, the
  * provider's pace or an in-process retry; every third of a lease, the leases that have run a third are renewed in
  * bulk, so a slow provider never lets the reconciler take over a claim that is still held. A renewal that finds a
- * claim gone (taken over after an outage) marks it lost, and nothing more is sent under it.
+ * claim gone (taken over after an outage) marks it lost, and nothing more is sent under it. Built at start, so that its
+ * gauge is exported before the first push (an absent series alerts on nothing).
  */
+@Startup
 @ApplicationScoped
 public class HeldDeliveries {
 
