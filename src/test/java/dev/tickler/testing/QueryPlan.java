@@ -5,6 +5,8 @@ import java.util.List;
 
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -16,8 +18,13 @@ public record QueryPlan(JsonObject plan) {
      * or one connection (whose open transaction it then sees).
      */
     public static QueryPlan explain(SqlClient client, String options, String sql, Object... parameters) {
-        Object result = client.preparedQuery("EXPLAIN (" + options + ") " + sql).execute(Tuple.from(parameters))
-                .await().indefinitely().iterator().next().getValue(0);
+        return of(client.preparedQuery("EXPLAIN (" + options + ") " + sql).execute(Tuple.from(parameters))
+                .await().indefinitely());
+    }
+
+    /** The plan an EXPLAIN with FORMAT JSON answered. */
+    public static QueryPlan of(RowSet<Row> explained) {
+        Object result = explained.iterator().next().getValue(0);
         JsonArray plans = result instanceof JsonArray array ? array : new JsonArray(result.toString());
         return new QueryPlan(plans.getJsonObject(0));
     }
