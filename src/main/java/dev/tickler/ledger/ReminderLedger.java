@@ -655,8 +655,7 @@ public class ReminderLedger {
     public Uni<Registration> findByNaturalKey(String tenant, NewReminder reminder) {
         return pool.preparedQuery(FIND_BY_NATURAL_KEY.sql()).execute(FIND_BY_NATURAL_KEY.bind(withBody(reminder,
                         "tenant", tenant)))
-                .map(rows -> registrationIn(rows).orElseThrow(() -> new IllegalStateException(
-                        "the registered reminder of " + reminder.userId() + "/" + reminder.template() + " is gone")));
+                .map(rows -> registrationIn(rows).orElseThrow(() -> gone(reminder)));
     }
 
     // --- keyed reminders ---------------------------------------------------------------------------------------------
@@ -1078,12 +1077,17 @@ public class ReminderLedger {
                     rows.forEach(row -> found[row.getLong("item").intValue() - 1] = registrationOf(row));
                     for (int i = 0; i < found.length; i++) {
                         if (found[i] == null) {
-                            throw new IllegalStateException("the registered reminder of " + reminders.get(i).userId()
-                                    + "/" + reminders.get(i).template() + " is gone");
+                            throw gone(reminders.get(i));
                         }
                     }
                     return List.of(found);
                 });
+    }
+
+    /** A registration whose natural key was taken and whose row is not there when read: deleted in between. */
+    private static IllegalStateException gone(NewReminder reminder) {
+        return new IllegalStateException("the registered reminder of " + reminder.userId() + "/"
+                + reminder.template() + " is gone");
     }
 
     /** The bodies of many registrations as the arrays a batch registration's statements name. */

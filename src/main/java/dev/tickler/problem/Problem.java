@@ -24,32 +24,36 @@ public record Problem(String type, String title, int status, String detail, List
     }
 
     public static Problem of(ProblemType type, String detail) {
-        return new Problem(TYPE_PREFIX + type.slug(), type.title(), type.status(), detail, null);
+        return of(type, detail, null, null, null);
     }
 
     public static Problem invalid(List<FieldError> errors) {
         String detail = errors.size() == 1
                 ? errors.get(0).field() + ": " + errors.get(0).message()
                 : errors.size() + " fields are not valid";
-        return new Problem(TYPE_PREFIX + ProblemType.VALIDATION.slug(), ProblemType.VALIDATION.title(),
-                ProblemType.VALIDATION.status(), detail, List.copyOf(errors));
+        return of(ProblemType.VALIDATION, detail, List.copyOf(errors), null, null);
     }
 
     /**
-     * A registration repeated with a different body (docs/contract.md#registration-api): the fields that differ, each
-     * as a field error, and the reminder (or schedule) registered before.
+     * A registration repeated with a different body (docs/contract.md#registration-api): each field that differs as a
+     * field error, and the reminder (or schedule) registered before.
      */
-    public static Problem registrationDiffers(String detail, List<FieldError> differing, Long reminderId,
+    public static Problem registrationDiffers(String detail, List<String> differing, Long reminderId,
             Long scheduleId) {
-        ProblemType type = ProblemType.REGISTRATION_DIFFERS;
-        return new Problem(TYPE_PREFIX + type.slug(), type.title(), type.status(), detail, List.copyOf(differing),
-                reminderId, scheduleId);
+        String registered = reminderId != null ? "reminder " + reminderId : "schedule " + scheduleId;
+        return of(ProblemType.REGISTRATION_DIFFERS, detail, differing.stream()
+                .map(field -> new FieldError(field, "differs from " + registered + "'s")).toList(), reminderId,
+                scheduleId);
     }
 
     /** A registration repeated after its reminder was cancelled (or its schedule ended): it will not be sent. */
     public static Problem registrationCancelled(String detail, Long reminderId, Long scheduleId) {
-        ProblemType type = ProblemType.REGISTRATION_CANCELLED;
-        return new Problem(TYPE_PREFIX + type.slug(), type.title(), type.status(), detail, null, reminderId,
+        return of(ProblemType.REGISTRATION_CANCELLED, detail, null, reminderId, scheduleId);
+    }
+
+    private static Problem of(ProblemType type, String detail, List<FieldError> errors, Long reminderId,
+            Long scheduleId) {
+        return new Problem(TYPE_PREFIX + type.slug(), type.title(), type.status(), detail, errors, reminderId,
                 scheduleId);
     }
 }

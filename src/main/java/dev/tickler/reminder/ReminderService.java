@@ -36,7 +36,6 @@ import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.ledger.ReminderRow;
 import dev.tickler.ledger.ReminderState;
 import dev.tickler.ledger.UserReminderFilter;
-import dev.tickler.problem.FieldError;
 import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.problem.ProblemType;
@@ -136,9 +135,7 @@ public class ReminderService {
                 : "PATCH /v1/reminders/" + stored.id() + " changes it";
         return Optional.of(Problem.registrationDiffers("reminder " + stored.id() + " was registered before "
                 + registeredAs + " and another " + String.join(", ", registration.differing()) + "; a retry must"
-                + " repeat the same body, and " + change, registration.differing().stream()
-                        .map(field -> new FieldError(field, "differs from reminder " + stored.id() + "'s"))
-                        .toList(), stored.id(), null));
+                + " repeat the same body, and " + change, registration.differing(), stored.id(), null));
     }
 
     private static Registration answerOrRefuse(Registration registration) {
@@ -297,7 +294,7 @@ public class ReminderService {
 
     /**
      * One item's answer in a batch registration: its registration, or the refusal a single POST of it would meet (a
-     * key taken by another body).
+     * repeat with another body or of a cancelled reminder, a key's reminder being delivered).
      */
     public record BatchAnswer(Registration registration, Problem refusal) {
     }
@@ -464,8 +461,7 @@ public class ReminderService {
                 throw ProblemException.invalid("local_time", "must fall between 1970-01-01T00:00:00Z and "
                         + "9999-12-30T23:59:59Z in the reminder's zone");
             }
-            Instant movedTo = fireAt;
-            pastLimit.problem(movedTo).ifPresent(problem -> {
+            pastLimit.problem(fireAt).ifPresent(problem -> {
                 throw ProblemException.invalid(change.fireAt() != null ? "fire_at" : "local_time", problem);
             });
         }

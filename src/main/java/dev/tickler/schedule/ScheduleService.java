@@ -16,7 +16,6 @@ import dev.tickler.db.UniqueViolation;
 import dev.tickler.ledger.ReminderLedger;
 import dev.tickler.ledger.ReminderRow;
 import dev.tickler.ledger.ReminderState;
-import dev.tickler.problem.FieldError;
 import dev.tickler.problem.Problem;
 import dev.tickler.problem.ProblemException;
 import dev.tickler.problem.ProblemType;
@@ -94,10 +93,7 @@ public class ScheduleService {
             throw new ProblemException(Problem.registrationDiffers("schedule " + stored.id() + " was registered"
                     + " before with this user_id, template, rrule, start and tz and another "
                     + String.join(", ", found.differing()) + "; a retry must repeat the same body, and PATCH"
-                    + " /v1/schedules/" + stored.id() + " changes it", found.differing().stream()
-                            .map(field -> new FieldError(field, "differs from schedule " + stored.id() + "'s"))
-                            .toList(),
-                    null, stored.id()));
+                    + " /v1/schedules/" + stored.id() + " changes it", found.differing(), null, stored.id()));
         }
         return new Registration(stored, false);
     }

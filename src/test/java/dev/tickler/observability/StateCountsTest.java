@@ -3,6 +3,7 @@ package dev.tickler.observability;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.HashMap;
 import java.util.List;
@@ -76,8 +77,9 @@ class StateCountsTest {
         database.execute("ANALYZE reminders");
         Instant now = Instant.now();
 
-        for (String sql : new String[] { ReminderStatistics.OLDEST_OVERDUE, ReminderStatistics.HANDED_OFF_AHEAD }) {
-            QueryPlan plan = explainAsTheGaugesRead(sql, now);
+        OffsetDateTime at = now.atOffset(ZoneOffset.UTC);
+        for (QueryPlan plan : List.of(oldestOverdueAsTheGaugeReadsIt(at),
+                QueryPlan.explain(pool, EXPLAINED, ReminderStatistics.HANDED_OFF_AHEAD, at))) {
             long buffers = plan.plan().getJsonObject("Plan").getLong("Shared Hit Blocks", 0L)
                     + plan.plan().getJsonObject("Plan").getLong("Shared Read Blocks", 0L);
             System.out.printf("gauge query: %d buffers, %.3f ms; plan %s%n", buffers, plan.executionMillis(),
@@ -92,14 +94,13 @@ class StateCountsTest {
         database.execute("DELETE FROM reminders WHERE user_id IN ('gauge-ahead', 'gauge-sent')");
     }
 
+    private static final String EXPLAINED = "ANALYZE, BUFFERS, FORMAT JSON";
+
     /** The oldest overdue as {@link ReminderStatistics} reads it: in a transaction held to the indexes. */
-    private QueryPlan explainAsTheGaugesRead(String sql, Instant now) {
-        if (!sql.equals(ReminderStatistics.OLDEST_OVERDUE)) {
-            return QueryPlan.explain(pool, "ANALYZE, BUFFERS, FORMAT JSON", sql, now.atOffset(ZoneOffset.UTC));
-        }
+    private QueryPlan oldestOverdueAsTheGaugeReadsIt(OffsetDateTime at) {
         return pool.withTransaction(connection -> connection.query(ReminderStatistics.INDEXES_ONLY).execute()
-                .chain(() -> connection.preparedQuery("EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) " + sql)
-                        .execute(Tuple.of(now.atOffset(ZoneOffset.UTC)))))
+                .chain(() -> connection.preparedQuery("EXPLAIN (" + EXPLAINED + ") "
+                        + ReminderStatistics.OLDEST_OVERDUE).execute(Tuple.of(at))))
                 .map(QueryPlan::of)
                 .await().indefinitely();
     }

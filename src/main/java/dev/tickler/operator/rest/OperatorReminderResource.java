@@ -61,7 +61,8 @@ public class OperatorReminderResource {
             + " ordered by fire_at and id, paged like GET /v1/reminders. state takes several states, comma-separated"
             + " or repeated")
     public Uni<ReminderPageView> search(
-            @Parameter(schema = @Schema(type = SchemaType.ARRAY, implementation = ReminderState.class)) @QueryParam("state") List<String> state,
+            @Parameter(schema = @Schema(type = SchemaType.ARRAY, implementation = ReminderState.class))
+            @QueryParam("state") List<String> state,
             @Parameter(schema = @Schema(implementation = Channel.class)) @QueryParam("channel") String channel,
             @QueryParam("template") String template, @QueryParam("user_id") String userId,
             @QueryParam("error_contains") String errorContains,

@@ -257,7 +257,8 @@ public class ReminderResource {
             summary = "List a user's reminders", description = "Ordered by fire_at and id; next is the cursor"
             + " for the following page, null on the last. state takes several states, comma-separated or repeated")
     public Uni<ReminderPageView> list(@Parameter(required = true) @QueryParam("user_id") String userId,
-            @Parameter(schema = @Schema(type = SchemaType.ARRAY, implementation = ReminderState.class)) @QueryParam("state") List<String> state,
+            @Parameter(schema = @Schema(type = SchemaType.ARRAY, implementation = ReminderState.class))
+            @QueryParam("state") List<String> state,
             @QueryParam("template") String template, @QueryParam("tag") String tag, @QueryParam("limit") String limit,
             @QueryParam("after") String after, @Context SecurityContext security) {
         List<FieldError> errors = new ArrayList<>();
