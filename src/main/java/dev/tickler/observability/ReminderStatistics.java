@@ -21,6 +21,7 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.ledger.Deferrals;
 import dev.tickler.ledger.ReminderState;
+import dev.tickler.db.IndexesOnly;
 import dev.tickler.db.WireNamed;
 
 /** Aggregate questions about the reminders table, for the gauges and the admin view. */
@@ -44,16 +45,6 @@ public class ReminderStatistics {
             Stream.of(PENDING, HANDED_OFF, DELIVERING).map(state -> "SELECT min(" + Deferrals.DUE + ") AS due"
                     + " FROM reminders WHERE state = " + state.sql() + " AND " + Deferrals.OVERDUE_BEFORE_$1).toList())
             + ") overdue";
-
-    /**
-     * Holds the oldest-overdue read, in its own transaction, to the partial indexes. A partial index has no statistics of
-     * its own, so the planner judges {@code fire_at < now} by the whole table's, where most rows are finished ones with a
-     * past fire_at: from a million rows on it expects most waiting rows to be overdue and scans the table in parallel
-     * (1.96 s a call at ten million rows, a quarter of the statements' time per reminder; docs/scaling.md), while the
-     * indexes hold only the few that are.
-     */
-    public static final String INDEXES_ONLY = "SELECT set_config('enable_seqscan', 'off', true),"
-            + " set_config('max_parallel_workers_per_gather', '0', true)";
 
     public static final String HANDED_OFF_AHEAD = "SELECT (SELECT reminders FROM reminder_state_counts WHERE state = "
             + HANDED_OFF.sql() + ") + (SELECT coalesce(sum(delta), 0) FROM reminder_state_deltas WHERE state = "
@@ -86,8 +77,7 @@ public class ReminderStatistics {
      * in flight, not the table.
      */
     public Uni<Optional<Instant>> oldestOverdue(Instant now) {
-        return pool.withTransaction(connection -> connection.query(INDEXES_ONLY).execute()
-                        .chain(() -> connection.preparedQuery(OLDEST_OVERDUE).execute(Tuple.of(utc(now)))))
+        return IndexesOnly.read(pool, connection -> connection.preparedQuery(OLDEST_OVERDUE).execute(Tuple.of(utc(now))))
                 .map(rows -> Optional.ofNullable(instant(rows.iterator().next())));
     }
 

@@ -24,6 +24,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.Tuple;
 
+import dev.tickler.db.IndexesOnly;
 import dev.tickler.db.WireNamed;
 import dev.tickler.ledger.Deferrals;
 import dev.tickler.ledger.ReminderState;
@@ -90,7 +91,8 @@ public class OverviewRepository {
     }
 
     public Uni<Figures> figures(Instant now) {
-        return pool.preparedQuery(FIGURES).execute(parameters(now)).map(rows -> {
+        // its oldest-overdue part reads the waiting states past their fire_at, as the gauge does
+        return IndexesOnly.read(pool, connection -> connection.preparedQuery(FIGURES).execute(parameters(now))).map(rows -> {
             Row row = rows.iterator().next();
             return new Figures(instant(row, "oldest_overdue"), micros(row, "p50_micros"), micros(row, "p95_micros"),
                     micros(row, "p99_micros"), List.of(row.getArrayOfLongs("lateness")), firstHour(now),

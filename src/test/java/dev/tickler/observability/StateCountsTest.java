@@ -20,6 +20,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
+import dev.tickler.db.IndexesOnly;
 import dev.tickler.testing.Database;
 import dev.tickler.testing.QueryPlan;
 
@@ -98,9 +99,8 @@ class StateCountsTest {
 
     /** The oldest overdue as {@link ReminderStatistics} reads it: in a transaction held to the indexes. */
     private QueryPlan oldestOverdueAsTheGaugeReadsIt(OffsetDateTime at) {
-        return pool.withTransaction(connection -> connection.query(ReminderStatistics.INDEXES_ONLY).execute()
-                .chain(() -> connection.preparedQuery("EXPLAIN (" + EXPLAINED + ") "
-                        + ReminderStatistics.OLDEST_OVERDUE).execute(Tuple.of(at))))
+        return IndexesOnly.read(pool, connection -> connection.preparedQuery("EXPLAIN (" + EXPLAINED + ") "
+                        + ReminderStatistics.OLDEST_OVERDUE).execute(Tuple.of(at)))
                 .map(QueryPlan::of)
                 .await().indefinitely();
     }

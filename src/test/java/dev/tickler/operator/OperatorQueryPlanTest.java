@@ -16,6 +16,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
+import dev.tickler.db.IndexesOnly;
 import dev.tickler.ledger.ReminderState;
 import dev.tickler.reminder.ListPosition;
 import dev.tickler.testing.Database;
@@ -43,15 +44,6 @@ class OperatorQueryPlanTest {
     void overviewFiguresAndDeadLetterQueriesReadPartialIndexesOnly() {
         besideFinishedAndWaitingReminders(connection -> {
             Instant now = Instant.now();
-            QueryPlan overview = QueryPlan.explain(connection, "ANALYZE, BUFFERS, FORMAT JSON",
-                    OverviewRepository.FIGURES, values(OverviewRepository.parameters(now)));
-
-            System.out.printf("overview figures beside 40,000 finished and waiting reminders: %.3f ms, indexes %s%n",
-                    overview.executionMillis(), overview.indexes());
-            assertThat(overview.nodeTypes()).doesNotContain("Seq Scan");
-            assertThat(overview.indexes()).contains("reminders_finished_updated_at_idx",
-                    "reminders_pending_fire_at_id_idx", "reminders_handed_off_fire_at_idx");
-
             ListPosition somewhere = new ListPosition(now, 1);
             for (OperatorReminderRepository.Statement statement : new OperatorReminderRepository.Statement[] {
                     OperatorReminderRepository.searchStatement(FAILED, null, 51),
@@ -65,6 +57,17 @@ class OperatorQueryPlanTest {
                 assertThat(plan.nodeTypes()).as(statement.sql()).doesNotContain("Seq Scan");
                 assertThat(plan.indexes()).as(statement.sql()).contains("reminders_failed_fire_at_id_idx");
             }
+
+            // last, as OverviewRepository reads them: held to the indexes for the rest of this transaction
+            execute(connection, IndexesOnly.HOLD);
+            QueryPlan overview = QueryPlan.explain(connection, "ANALYZE, BUFFERS, FORMAT JSON",
+                    OverviewRepository.FIGURES, values(OverviewRepository.parameters(now)));
+
+            System.out.printf("overview figures beside 40,000 finished and waiting reminders: %.3f ms, indexes %s%n",
+                    overview.executionMillis(), overview.indexes());
+            assertThat(overview.nodeTypes()).doesNotContain("Seq Scan");
+            assertThat(overview.indexes()).contains("reminders_finished_updated_at_idx",
+                    "reminders_pending_fire_at_id_idx", "reminders_handed_off_fire_at_idx");
         });
     }
 
