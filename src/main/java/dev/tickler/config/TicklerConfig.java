@@ -189,6 +189,14 @@ public interface TicklerConfig {
         @WithDefault("PT10S")
         Duration shutdownRelease();
 
+        /**
+         * How long a successful send's settling write waits for others to share its statement: nobody waits on it, and
+         * at a steady rate one statement then settles tens instead of one (docs/scaling.md). Zero: each leaves at once.
+         */
+        @WithName("settle-linger")
+        @WithDefault("PT0.05S")
+        Duration settleLinger();
+
         /** Poll mode: the pause after a consume that found nothing. */
         @WithName("poll-interval")
         @WithDefault("PT1S")

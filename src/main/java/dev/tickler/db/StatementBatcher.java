@@ -1,12 +1,15 @@
 package dev.tickler.db;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.subscription.UniEmitter;
@@ -19,36 +22,64 @@ import io.vertx.core.Vertx;
  * meanwhile. An idle instance waits for nothing; a busy one pays Postgres one round trip and one commit per batch
  * instead of per row. The batch is handed over in lock order, so two batches that share rows cannot deadlock.
  *
+ * <p>A write nobody waits on (a settlement: the notifier has answered, the claim's lease covers the write) may also
+ * linger: it leaves once it has waited {@code linger} or its batch is full, with every write that arrived meanwhile.
+ * At a steady few hundred a second, batches that would hold one row then hold tens, and Postgres pays a statement's
+ * fixed cost once for them all (docs/scaling.md).
+ *
  * @param <W> one row's write
  * @param <R> that write's answer
  */
 public final class StatementBatcher<W, R> {
 
-    private record Waiting<W, R>(W write, UniEmitter<? super R> answer, Context caller) {
+    private record Waiting<W, R>(W write, UniEmitter<? super R> answer, Context caller, long queuedAt) {
+    }
+
+    /** Runs {@code wake} once, {@code nanos} from now (a Vert.x timer in the application, a hand in the tests). */
+    @FunctionalInterface
+    public interface Timer {
+        void after(long nanos, Runnable wake);
     }
 
     private final Function<List<W>, Uni<List<R>>> statement;
     private final Comparator<Waiting<W, R>> lockOrder;
     private final int maxBatch;
     private final int maxInFlight;
+    private final long lingerNanos;
+    private final LongSupplier nanoTime;
+    private final Timer timer;
     private final Queue<Waiting<W, R>> queue = new ConcurrentLinkedQueue<>();
+    private final AtomicInteger queued = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger drains = new AtomicInteger();
+    private final AtomicBoolean wakeArmed = new AtomicBoolean();
 
     /**
      * @param statement runs one batch in one transaction and answers every write in the order given
      * @param lockOrder the order in which the statement is given the writes
      */
     public StatementBatcher(Function<List<W>, Uni<List<R>>> statement, Comparator<W> lockOrder, int maxBatch, int maxInFlight) {
+        this(statement, lockOrder, maxBatch, maxInFlight, Duration.ZERO, System::nanoTime, (nanos, wake) -> wake.run());
+    }
+
+    /**
+     * @param linger how long a write waits for others before it leaves, unless its batch fills first; zero: at once
+     */
+    public StatementBatcher(Function<List<W>, Uni<List<R>>> statement, Comparator<W> lockOrder, int maxBatch, int maxInFlight,
+            Duration linger, LongSupplier nanoTime, Timer timer) {
         this.statement = statement;
         this.lockOrder = Comparator.comparing(Waiting::write, lockOrder);
         this.maxBatch = maxBatch;
         this.maxInFlight = maxInFlight;
+        this.lingerNanos = linger.toNanos();
+        this.nanoTime = nanoTime;
+        this.timer = timer;
     }
 
     public Uni<R> submit(W write) {
         return Uni.createFrom().emitter(answer -> {
-            queue.add(new Waiting<>(write, answer, Vertx.currentContext()));
+            queue.add(new Waiting<>(write, answer, Vertx.currentContext(), nanoTime.getAsLong()));
+            queued.incrementAndGet();
             drain();
         });
     }
@@ -70,6 +101,10 @@ public final class StatementBatcher<W, R> {
 
     private void startBatchesWhileRoom() {
         while (!queue.isEmpty()) {
+            if (!readyToLeave()) {
+                wakeWhenReady();
+                return;
+            }
             int running = inFlight.get();
             if (running >= maxInFlight) {
                 return;
@@ -85,11 +120,33 @@ public final class StatementBatcher<W, R> {
         }
     }
 
+    /** A full batch leaves at once; a smaller one when its oldest write has lingered long enough. */
+    private boolean readyToLeave() {
+        if (lingerNanos == 0 || queued.get() >= maxBatch) {
+            return true;
+        }
+        Waiting<W, R> oldest = queue.peek();
+        return oldest == null || nanoTime.getAsLong() - oldest.queuedAt() >= lingerNanos;
+    }
+
+    /** One wake-up at a time, when the oldest write's linger ends; it drains, which decides again. */
+    private void wakeWhenReady() {
+        Waiting<W, R> oldest = queue.peek();
+        if (oldest != null && wakeArmed.compareAndSet(false, true)) {
+            long left = Math.max(0, lingerNanos - (nanoTime.getAsLong() - oldest.queuedAt()));
+            timer.after(left, () -> {
+                wakeArmed.set(false);
+                drain();
+            });
+        }
+    }
+
     private List<Waiting<W, R>> takeBatch() {
         List<Waiting<W, R>> batch = new ArrayList<>();
         Waiting<W, R> next;
         while (batch.size() < maxBatch && (next = queue.poll()) != null) {
             batch.add(next);
+            queued.decrementAndGet();
         }
         batch.sort(lockOrder);
         return batch;

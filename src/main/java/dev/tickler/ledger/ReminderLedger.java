@@ -14,6 +14,7 @@ import static dev.tickler.ledger.ReminderState.sqlList;
 import static dev.tickler.timeline.TimelineSql.recording;
 import static dev.tickler.timeline.TimelineSql.recordingAnswering;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
@@ -40,6 +41,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 
+import dev.tickler.config.TicklerConfig;
 import dev.tickler.db.NamedSql;
 import dev.tickler.db.PipelinedStatement;
 import dev.tickler.db.StatementBatcher;
@@ -48,6 +50,7 @@ import dev.tickler.db.WireNamed;
 import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietHoursRepository;
 import dev.tickler.security.TenantCallbacks;
+import dev.tickler.time.Pause;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineEvent;
 import dev.tickler.timeline.TimelineSql.Event;
@@ -58,7 +61,8 @@ import dev.tickler.timeline.TimelineSql.Event;
  * Every conditional write names what it holds: the version and hand-off number a hand-off read, the claim a settlement
  * holds ({@link HeldClaim}), the states a change applies to; a write that matched nothing answers so, and the caller
  * decides what that means. The hot writes (registrations, hand-off marks, claims, sends) go to Postgres in batches
- * while others are running ({@link StatementBatcher}), one round trip and one commit per batch.
+ * while others are running ({@link StatementBatcher}), one round trip and one commit per batch; a successful send's
+ * settlement, which nobody waits on, also lingers for company (tickler.delivery.settle-linger).
  */
 @ApplicationScoped
 public class ReminderLedger {
@@ -521,6 +525,7 @@ public class ReminderLedger {
 
     private static final int MAX_BATCH = 100;
     private static final int MAX_BATCHES_IN_FLIGHT = 4;
+    private static final Duration LONGEST_SETTLE_LINGER = Duration.ofSeconds(1);
 
     private final Pool pool;
     private final NamedSql createSkippedOccurrences;
@@ -538,7 +543,7 @@ public class ReminderLedger {
     private final Function<List<Tuple>, Uni<List<Boolean>>> settleSent;
     private final StatementBatcher<Tuple, Boolean> sends;
 
-    public ReminderLedger(Pool pool, TenantCallbacks callbacks) {
+    public ReminderLedger(Pool pool, TenantCallbacks callbacks, TicklerConfig config, Pause pause) {
         this.pool = pool;
         // every terminal write, and nothing else, also writes the callback outbox (docs/api.md, "Delivery callbacks")
         CallbackOutbox outbox = CallbackOutbox.of(callbacks.tenants());
@@ -566,7 +571,21 @@ public class ReminderLedger {
         this.claims = new StatementBatcher<>(UnnestedStatement.of(pool, CLAIM, CLAIM_COLUMNS,
                 row -> Optional.of(claimOf(row)), Optional.empty()), byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
         this.settleSent = UnnestedStatement.of(pool, settleSent(outbox), SEND_COLUMNS, row -> true, false);
-        this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
+        this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
+                settleLinger(config.delivery().settleLinger()), System::nanoTime,
+                (nanos, wake) -> pause.of(Duration.ofNanos(nanos)).subscribe().with(ignored -> wake.run()));
+    }
+
+    /**
+     * A settling write's claim is no longer renewed, so its linger must stay far inside any lease: past its lease the
+     * reconciler would deliver the reminder again.
+     */
+    private static Duration settleLinger(Duration linger) {
+        if (linger.isNegative() || linger.compareTo(LONGEST_SETTLE_LINGER) > 0) {
+            throw new IllegalStateException("tickler.delivery.settle-linger is " + linger + "; it must be between zero"
+                    + " (each settlement leaves at once) and " + LONGEST_SETTLE_LINGER + ", e.g. the default PT0.05S");
+        }
+        return linger;
     }
 
     public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {

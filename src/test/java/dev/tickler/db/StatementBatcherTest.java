@@ -290,6 +290,85 @@ class StatementBatcherTest {
     }
 
     @Test
+    void aLingeringWriteLeavesWhenItsLingerEndsWithEveryWriteThatArrivedMeanwhile() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = clock.batcher(statement, 10, 1, Duration.ofMillis(50));
+
+        CompletableFuture<String> first = submit(batcher, write(2, "first"));
+        clock.advance(Duration.ofMillis(30));
+        CompletableFuture<String> second = submit(batcher, write(1, "second"));
+
+        assertThat(statement.handed()).isEmpty();
+        assertThat(clock.wakeUps()).containsExactly(Duration.ofMillis(50));
+
+        clock.advance(Duration.ofMillis(20));
+        clock.wakeUp();
+
+        assertThat(statement.handed()).containsExactly(List.of(write(1, "second"), write(2, "first")));
+        statement.batch(0).answer();
+        assertThat(first).isCompletedWithValue(answerTo(write(2, "first")));
+        assertThat(second).isCompletedWithValue(answerTo(write(1, "second")));
+        assertThat(clock.wakeUps()).isEmpty();
+    }
+
+    @Test
+    void aFullBatchLeavesWithoutWaitingForItsLinger() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = clock.batcher(statement, 3, 1, Duration.ofMillis(50));
+
+        writes(3, 1, 2).forEach(write -> submit(batcher, write));
+
+        assertThat(statement.handed()).containsExactly(writes(1, 2, 3));
+    }
+
+    @Test
+    void aWakeUpForWritesThatAlreadyLeftWaitsOnForTheOldestWriteStillQueued() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = clock.batcher(statement, 2, 2, Duration.ofMillis(50));
+
+        submit(batcher, write(1, "a"));
+        submit(batcher, write(2, "b"));
+        clock.advance(Duration.ofMillis(40));
+        CompletableFuture<String> late = submit(batcher, write(3, "late"));
+        clock.advance(Duration.ofMillis(10));
+        clock.wakeUp();
+
+        assertThat(statement.handed()).containsExactly(List.of(write(1, "a"), write(2, "b")));
+        assertThat(clock.wakeUps()).containsExactly(Duration.ofMillis(40));
+
+        clock.advance(Duration.ofMillis(40));
+        clock.wakeUp();
+
+        assertThat(statement.handed()).hasSize(2).last().isEqualTo(List.of(write(3, "late")));
+        statement.batch(1).answer();
+        assertThat(late).isCompletedWithValue(answerTo(write(3, "late")));
+    }
+
+    @Test
+    void aWriteThatHasLingeredWaitsForRoomAndLeavesWhenABatchEnds() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = clock.batcher(statement, 2, 1, Duration.ofMillis(50));
+
+        submit(batcher, write(1, "a"));
+        submit(batcher, write(2, "b"));
+        CompletableFuture<String> waiting = submit(batcher, write(3, "waiting"));
+        clock.advance(Duration.ofMillis(50));
+        clock.wakeUp();
+
+        assertThat(statement.handed()).hasSize(1);
+
+        statement.batch(0).answer();
+
+        assertThat(statement.handed()).hasSize(2).last().isEqualTo(List.of(write(3, "waiting")));
+        statement.batch(1).answer();
+        assertThat(waiting).isCompletedWithValue(answerTo(write(3, "waiting")));
+    }
+
+    @Test
     void eachCallerOnAVertxContextHearsItsAnswerOnThatContext() throws Exception {
         Vertx vertx = Vertx.vertx();
         try {
@@ -376,6 +455,39 @@ class StatementBatcherTest {
             latch.await();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+        }
+    }
+
+    /** The batcher's clock and timer, moved and fired by the test: a wake-up runs only when the test says so. */
+    private static final class HandClock {
+
+        private long nanos;
+        private final List<Duration> requested = new ArrayList<>();
+        private final List<Runnable> pending = new ArrayList<>();
+
+        StatementBatcher<Write, String> batcher(HandDriven statement, int maxBatch, int maxInFlight, Duration linger) {
+            return new StatementBatcher<>(statement, BY_ROW, maxBatch, maxInFlight, linger, () -> nanos,
+                    (wait, wake) -> {
+                        requested.add(Duration.ofNanos(wait));
+                        pending.add(wake);
+                    });
+        }
+
+        void advance(Duration by) {
+            nanos += by.toNanos();
+        }
+
+        /** The waits asked for and not yet run. */
+        List<Duration> wakeUps() {
+            return List.copyOf(requested);
+        }
+
+        /** Runs the wake-ups asked for so far; one they ask for in turn waits for the next call. */
+        void wakeUp() {
+            List<Runnable> due = List.copyOf(pending);
+            pending.clear();
+            requested.clear();
+            due.forEach(Runnable::run);
         }
     }
 
