@@ -322,9 +322,12 @@ public interface TicklerConfig {
         @WithDefault("PT10S")
         Duration timeout();
 
-        /** Publishes in flight at once when many reminders are handed off together (a sweep batch, a batch registration). */
+        /**
+         * Publishes in flight at once when many reminders are handed off together (a sweep batch, a batch registration):
+         * at 20 ms a publish, 128 handed off 3,400 a second on two cores, 256 4,400 (docs/sweep.md).
+         */
         @WithName("publish-concurrency")
-        @WithDefault("128")
+        @WithDefault("256")
         int publishConcurrency();
     }
 }
