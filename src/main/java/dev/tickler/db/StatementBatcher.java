@@ -23,9 +23,10 @@ import io.vertx.core.Vertx;
  * instead of per row. The batch is handed over in lock order, so two batches that share rows cannot deadlock.
  *
  * <p>A write nobody waits on (a settlement: the notifier has answered, the claim's lease covers the write) may also
- * linger: it leaves once it has waited {@code linger} or its batch is full, with every write that arrived meanwhile.
- * At a steady few hundred a second, batches that would hold one row then hold tens, and Postgres pays a statement's
- * fixed cost once for them all (docs/scaling.md).
+ * linger while no batch of its own is running: it leaves once it has waited {@code linger} or its batch is full, with
+ * every write that arrived meanwhile. At a steady few hundred a second, batches that would hold one row then hold
+ * tens, and Postgres pays a statement's fixed cost once for them all (docs/scaling.md); a busy instance, whose
+ * batches are always running, batches as it did without.
  *
  * @param <W> one row's write
  * @param <R> that write's answer
@@ -120,9 +121,9 @@ public final class StatementBatcher<W, R> {
         }
     }
 
-    /** A full batch leaves at once; a smaller one when its oldest write has lingered long enough. */
+    /** A full batch leaves at once, as does any while another runs; a smaller one when its oldest write has lingered. */
     private boolean readyToLeave() {
-        if (lingerNanos == 0 || queued.get() >= maxBatch) {
+        if (lingerNanos == 0 || queued.get() >= maxBatch || inFlight.get() > 0) {
             return true;
         }
         Waiting<W, R> oldest = queue.peek();

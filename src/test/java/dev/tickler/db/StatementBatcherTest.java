@@ -331,6 +331,7 @@ class StatementBatcherTest {
 
         submit(batcher, write(1, "a"));
         submit(batcher, write(2, "b"));
+        statement.batch(0).answer();
         clock.advance(Duration.ofMillis(40));
         CompletableFuture<String> late = submit(batcher, write(3, "late"));
         clock.advance(Duration.ofMillis(10));
@@ -345,6 +346,21 @@ class StatementBatcherTest {
         assertThat(statement.handed()).hasSize(2).last().isEqualTo(List.of(write(3, "late")));
         statement.batch(1).answer();
         assertThat(late).isCompletedWithValue(answerTo(write(3, "late")));
+    }
+
+    @Test
+    void aWriteArrivingWhileABatchRunsLeavesAtOnceAsWithoutLinger() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = clock.batcher(statement, 10, 2, Duration.ofMillis(50));
+
+        submit(batcher, write(1, "lingered"));
+        clock.advance(Duration.ofMillis(50));
+        clock.wakeUp();
+        submit(batcher, write(2, "busy"));
+
+        assertThat(statement.handed()).containsExactly(List.of(write(1, "lingered")), List.of(write(2, "busy")));
+        assertThat(clock.wakeUps()).isEmpty();
     }
 
     @Test
