@@ -3,6 +3,7 @@ package dev.tickler.db;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -50,7 +51,6 @@ public final class StatementBatcher<W, R> {
     private final LongSupplier nanoTime;
     private final Timer timer;
     private final Queue<Waiting<W, R>> queue = new ConcurrentLinkedQueue<>();
-    private final AtomicInteger queued = new AtomicInteger();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger drains = new AtomicInteger();
     private final AtomicBoolean wakeArmed = new AtomicBoolean();
@@ -59,15 +59,18 @@ public final class StatementBatcher<W, R> {
      * @param statement runs one batch in one transaction and answers every write in the order given
      * @param lockOrder the order in which the statement is given the writes
      */
-    public StatementBatcher(Function<List<W>, Uni<List<R>>> statement, Comparator<W> lockOrder, int maxBatch, int maxInFlight) {
-        this(statement, lockOrder, maxBatch, maxInFlight, Duration.ZERO, System::nanoTime, (nanos, wake) -> wake.run());
+    public StatementBatcher(Function<List<W>, Uni<List<R>>> statement, Comparator<W> lockOrder, int maxBatch,
+            int maxInFlight) {
+        this(statement, lockOrder, maxBatch, maxInFlight, Duration.ZERO, System::nanoTime, (nanos, wake) -> {
+            throw new IllegalStateException("a batcher without linger never waits");
+        });
     }
 
     /**
      * @param linger how long a write waits for others before it leaves, unless its batch fills first; zero: at once
      */
-    public StatementBatcher(Function<List<W>, Uni<List<R>>> statement, Comparator<W> lockOrder, int maxBatch, int maxInFlight,
-            Duration linger, LongSupplier nanoTime, Timer timer) {
+    public StatementBatcher(Function<List<W>, Uni<List<R>>> statement, Comparator<W> lockOrder, int maxBatch,
+            int maxInFlight, Duration linger, LongSupplier nanoTime, Timer timer) {
         this.statement = statement;
         this.lockOrder = Comparator.comparing(Waiting::write, lockOrder);
         this.maxBatch = maxBatch;
@@ -80,7 +83,6 @@ public final class StatementBatcher<W, R> {
     public Uni<R> submit(W write) {
         return Uni.createFrom().emitter(answer -> {
             queue.add(new Waiting<>(write, answer, Vertx.currentContext(), nanoTime.getAsLong()));
-            queued.incrementAndGet();
             drain();
         });
     }
@@ -121,13 +123,22 @@ public final class StatementBatcher<W, R> {
         }
     }
 
-    /** A full batch leaves at once, as does any while another runs; a smaller one when its oldest write has lingered. */
+    /** Any batch leaves at once while another runs, a full one always, a smaller one when its oldest write lingered. */
     private boolean readyToLeave() {
-        if (lingerNanos == 0 || queued.get() >= maxBatch || inFlight.get() > 0) {
+        if (lingerNanos == 0 || inFlight.get() > 0) {
             return true;
         }
         Waiting<W, R> oldest = queue.peek();
-        return oldest == null || nanoTime.getAsLong() - oldest.queuedAt() >= lingerNanos;
+        return oldest == null || nanoTime.getAsLong() - oldest.queuedAt() >= lingerNanos || holdsFullBatch();
+    }
+
+    /** Counts no further than a batch: only a lingering batcher asks, and its queue is short. */
+    private boolean holdsFullBatch() {
+        int counted = 0;
+        for (Iterator<Waiting<W, R>> waiting = queue.iterator(); waiting.hasNext() && counted < maxBatch; counted++) {
+            waiting.next();
+        }
+        return counted >= maxBatch;
     }
 
     /** One wake-up at a time, when the oldest write's linger ends; it drains, which decides again. */
@@ -147,7 +158,6 @@ public final class StatementBatcher<W, R> {
         Waiting<W, R> next;
         while (batch.size() < maxBatch && (next = queue.poll()) != null) {
             batch.add(next);
-            queued.decrementAndGet();
         }
         batch.sort(lockOrder);
         return batch;

@@ -77,7 +77,8 @@ public class ReminderStatistics {
      * in flight, not the table.
      */
     public Uni<Optional<Instant>> oldestOverdue(Instant now) {
-        return IndexesOnly.read(pool, connection -> connection.preparedQuery(OLDEST_OVERDUE).execute(Tuple.of(utc(now))))
+        return IndexesOnly.read(pool,
+                        connection -> connection.preparedQuery(OLDEST_OVERDUE).execute(Tuple.of(utc(now))))
                 .map(rows -> Optional.ofNullable(instant(rows.iterator().next())));
     }
 

@@ -92,12 +92,14 @@ public class OverviewRepository {
 
     public Uni<Figures> figures(Instant now) {
         // its oldest-overdue part reads the waiting states past their fire_at, as the gauge does
-        return IndexesOnly.read(pool, connection -> connection.preparedQuery(FIGURES).execute(parameters(now))).map(rows -> {
-            Row row = rows.iterator().next();
-            return new Figures(instant(row, "oldest_overdue"), micros(row, "p50_micros"), micros(row, "p95_micros"),
-                    micros(row, "p99_micros"), List.of(row.getArrayOfLongs("lateness")), firstHour(now),
-                    List.of(row.getArrayOfLongs("forecast")));
-        });
+        return IndexesOnly.read(pool, connection -> connection.preparedQuery(FIGURES).execute(parameters(now)))
+                .map(rows -> {
+                    Row row = rows.iterator().next();
+                    return new Figures(instant(row, "oldest_overdue"), micros(row, "p50_micros"),
+                            micros(row, "p95_micros"), micros(row, "p99_micros"),
+                            List.of(row.getArrayOfLongs("lateness")), firstHour(now),
+                            List.of(row.getArrayOfLongs("forecast")));
+                });
     }
 
     /** Each tenant's figures, for these tenants and every other that has reminders, in tenant order. */
