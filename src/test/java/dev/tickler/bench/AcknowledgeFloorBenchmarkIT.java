@@ -19,6 +19,7 @@ import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgBuilder;
 
+import dev.tickler.security.Tenants;
 import dev.tickler.testing.Ports;
 import dev.tickler.testing.PostgresResource;
 
@@ -46,7 +47,8 @@ class AcknowledgeFloorBenchmarkIT {
         Vertx vertx = Vertx.vertx();
         Pool pool = Pool.newInstance(PgBuilder.pool().connectingTo(PostgresResource.reactiveUrl()).using(vertx).build());
         try (LoadGenerator load = new LoadGenerator(vertx)) {
-            SeededRows rows = SeededRows.insert(pool, 2 * RATE * (int) (WARM_UP.toSeconds() + ROUNDS * ROUND.toSeconds()));
+            SeededRows rows = SeededRows.due(pool, 2 * RATE * (int) (WARM_UP.toSeconds() + ROUNDS * ROUND.toSeconds()),
+                    Tenants.DEFAULT);
             run(load, rows, "bare Vert.x server", "bare");
             run(load, rows, "bare Vert.x server with the claim UPDATE", "claim", PostgresResource.reactiveUrl());
         } finally {

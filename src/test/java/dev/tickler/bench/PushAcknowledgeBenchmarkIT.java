@@ -19,6 +19,7 @@ import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgBuilder;
 
+import dev.tickler.security.Tenants;
 import dev.tickler.testing.PostgresResource;
 
 /**
@@ -78,7 +79,7 @@ class PushAcknowledgeBenchmarkIT {
     void acknowledgeLatencyAtFixedRatesAndAtSaturation() throws Exception {
         Vertx vertx = Vertx.vertx();
         pool = Pool.newInstance(PgBuilder.pool().connectingTo(PostgresResource.reactiveUrl()).using(vertx).build());
-        rows = SeededRows.insert(pool, 450_000);
+        rows = SeededRows.due(pool, 450_000, Tenants.DEFAULT);
         load = new LoadGenerator(vertx);
         try {
             load.openLoop(1_000, WARM_UP, this::push);

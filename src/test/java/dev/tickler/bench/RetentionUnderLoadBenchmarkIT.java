@@ -9,7 +9,9 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -24,6 +26,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.pgclient.PgBuilder;
 
+import dev.tickler.security.Tenants;
 import dev.tickler.testing.PostgresResource;
 
 /**
@@ -35,8 +38,21 @@ import dev.tickler.testing.PostgresResource;
  */
 @QuarkusIntegrationTest
 @Tag("benchmark")
-@TestProfile(ProductionLikeProfile.class)
+@TestProfile(RetentionUnderLoadBenchmarkIT.SeededRowsNotReconciled.class)
 class RetentionUnderLoadBenchmarkIT {
+
+    /**
+     * The seeded rows are due from before the run starts and are pushed by the benchmark, not the queue; the sweeps it
+     * starts must not take the last rounds' rows for lost pushes and publish them again.
+     */
+    public static class SeededRowsNotReconciled extends ProductionLikeProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            Map<String, String> config = new HashMap<>(super.getConfigOverrides());
+            config.put("tickler.sweep.grace", "PT1H");
+            return config;
+        }
+    }
 
     private static final String API_KEY = ProductionLikeProfile.API_KEY;
     private static final int FINISHED = 100_000;
@@ -51,7 +67,8 @@ class RetentionUnderLoadBenchmarkIT {
         Vertx vertx = Vertx.vertx();
         Pool pool = Pool.newInstance(PgBuilder.pool().connectingTo(PostgresResource.reactiveUrl()).using(vertx).build());
         // the warm-up and every round claim rows of their own
-        SeededRows rows = SeededRows.insert(pool, 60_000 + ROUNDS * 2 * RATE * (int) ROUND.toSeconds() + 10_000);
+        SeededRows rows = SeededRows.due(pool, 60_000 + ROUNDS * 2 * RATE * (int) ROUND.toSeconds() + 10_000,
+                Tenants.DEFAULT);
         String push = "/q/" + ProductionLikeProfile.PUSH_TOKEN + "/reminders";
         try (LoadGenerator load = new LoadGenerator(vertx)) {
             load.openLoop(RATE, Duration.ofSeconds(60), () -> load.post(RestAssured.port, push, rows.nextMessage()));

@@ -25,6 +25,7 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import dev.tickler.emulator.EmulatorOptions;
 import dev.tickler.emulator.InfraiEmulator;
+import dev.tickler.security.Tenants;
 import dev.tickler.testing.Schema;
 
 /**
@@ -70,7 +71,7 @@ class StartupBenchmark {
             Schema.migrate(postgres.getPostgresDatabase());
             FastNotifier notifier = new FastNotifier();
             String notifyUrl = notifier.start().get("tickler.notify.url");
-            SeededRows rows = SeededRows.insert(pool, runtimes.size() * STARTS * (PUSHES + 100));
+            SeededRows rows = SeededRows.due(pool, runtimes.size() * STARTS * (PUSHES + 100), Tenants.DEFAULT);
             LoadGenerator load = new LoadGenerator(vertx);
             try {
                 Map<String, List<Start>> results = new LinkedHashMap<>();
