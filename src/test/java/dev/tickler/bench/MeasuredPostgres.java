@@ -17,7 +17,8 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import dev.tickler.testing.Schema;
 
 /**
- * A PostgreSQL server of the benchmark's own, with {@code pg_stat_statements} loaded and autovacuum on, its schema
+ * A PostgreSQL server of the benchmark's own, with {@code pg_stat_statements} loaded (planning counted too: a statement
+ * planned afresh at every call would spend its time outside its execution) and autovacuum on, its schema
  * migrated and its tables filled as a deployment's would be after a while ({@link #seed}): finished reminders with
  * their timelines, reminders handed off for the coming days and reminders parked beyond the hand-off window. The
  * finished ones were last changed over the retention period the application is given here, one every
@@ -54,6 +55,7 @@ public class MeasuredPostgres implements QuarkusTestResourceLifecycleManager {
             server = EmbeddedPostgres.builder()
                     .setServerConfig("shared_preload_libraries", "pg_stat_statements")
                     .setServerConfig("pg_stat_statements.max", "1000")
+                    .setServerConfig("pg_stat_statements.track_planning", "on")
                     .setServerConfig("shared_buffers", "1GB")
                     .setServerConfig("max_wal_size", "8GB")
                     .setServerConfig("autovacuum", "on")

@@ -8,6 +8,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -79,29 +80,42 @@ final class PostgresCost implements AutoCloseable {
     }
 
     private String topStatements(long reminders) {
-        StringBuilder out = new StringBuilder();
-        double total = 0;
-        List<String> lines = new ArrayList<>();
-        try (Connection connection = database.getConnection(); Statement statement = connection.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT calls, total_exec_time, rows, query FROM pg_stat_statements"
-                        + " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())"
-                        + " ORDER BY total_exec_time DESC")) {
+        record Tracked(long calls, double millis, long plans, double planMillis, long rows, String query) {
+            String describe(long reminders) {
+                return String.format("    %6.1f µs/reminder %6.2f calls/reminder %8.1f µs/call %7.1f rows/call"
+                        + "  planned %5.2f times/call, %6.1f µs/reminder  %s%n", millis * 1_000 / reminders,
+                        (double) calls / reminders, millis * 1_000 / Math.max(1, calls),
+                        (double) rows / Math.max(1, calls), (double) plans / Math.max(1, calls),
+                        planMillis * 1_000 / reminders, shorten(query));
+            }
+        }
+        List<Tracked> statements = new ArrayList<>();
+        try (Connection connection = database.getConnection(); Statement read = connection.createStatement();
+                ResultSet rows = read.executeQuery("SELECT calls, total_exec_time, plans, total_plan_time, rows, query"
+                        + " FROM pg_stat_statements"
+                        + " WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())")) {
             while (rows.next()) {
-                long calls = rows.getLong(1);
-                double millis = rows.getDouble(2);
-                total += millis;
-                if (lines.size() < 12) {
-                    lines.add(String.format("    %6.1f µs/reminder %8d calls %8.1f µs/call %7.1f rows/call  %s%n",
-                            millis * 1_000 / reminders, calls, millis * 1_000 / Math.max(1, calls),
-                            (double) rows.getLong(3) / Math.max(1, calls), shorten(rows.getString(4))));
-                }
+                statements.add(new Tracked(rows.getLong(1), rows.getDouble(2), rows.getLong(3), rows.getDouble(4),
+                        rows.getLong(5), rows.getString(6)));
             }
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
-        out.append(String.format("statements (pg_stat_statements, execution time): %.0f µs per reminder; the top ones:%n",
-                total * 1_000 / reminders));
-        lines.forEach(out::append);
+        double millis = statements.stream().mapToDouble(Tracked::millis).sum();
+        double planMillis = statements.stream().mapToDouble(Tracked::planMillis).sum();
+        long calls = statements.stream().mapToLong(Tracked::calls).sum();
+        StringBuilder out = new StringBuilder(String.format("statements (pg_stat_statements): %.0f µs of execution"
+                + " time, %.0f µs of planning and %.1f calls per reminder (each call, pipelined or not, pays the"
+                + " server's fixed cost of a statement); by execution time:%n", millis * 1_000 / reminders,
+                planMillis * 1_000 / reminders, (double) calls / reminders));
+        statements.stream().sorted(Comparator.comparingDouble(Tracked::millis).reversed()).limit(12)
+                .forEach(tracked -> out.append(tracked.describe(reminders)));
+        out.append("  by planning time:\n");
+        statements.stream().sorted(Comparator.comparingDouble(Tracked::planMillis).reversed()).limit(6)
+                .forEach(tracked -> out.append(tracked.describe(reminders)));
+        out.append("  by calls:\n");
+        statements.stream().sorted(Comparator.comparingLong(Tracked::calls).reversed()).limit(12)
+                .forEach(tracked -> out.append(tracked.describe(reminders)));
         return out.toString();
     }
 
