@@ -133,6 +133,15 @@ public interface TicklerConfig {
         @WithName("max-past")
         @WithDefault("PT24H")
         Duration maxPast();
+
+        /**
+         * How long a registration's insert, and its hand-off mark once published, wait for other registrations to
+         * share their statement while none of theirs runs: an answer comes up to twice this much later, and PostgreSQL
+         * runs fewer statements a reminder (docs/scaling.md). Zero: each leaves at once.
+         */
+        @WithName("registration-linger")
+        @WithDefault("PT0.01S")
+        Duration registrationLinger();
     }
 
     interface Push {

@@ -525,7 +525,7 @@ public class ReminderLedger {
 
     private static final int MAX_BATCH = 100;
     private static final int MAX_BATCHES_IN_FLIGHT = 4;
-    private static final Duration LONGEST_SETTLE_LINGER = Duration.ofSeconds(1);
+    private static final Duration LONGEST_LINGER = Duration.ofSeconds(1);
 
     private final Pool pool;
     private final NamedSql createSkippedOccurrences;
@@ -563,29 +563,37 @@ public class ReminderLedger {
         Comparator<Tuple> byNaturalKey = Comparator.<Tuple, String> comparing(insert -> insert.getString(user))
                 .thenComparing(insert -> insert.getString(template))
                 .thenComparing(insert -> insert.getOffsetDateTime(fireAt));
+        Duration registrationLinger = linger("tickler.api.registration-linger", config.api().registrationLinger(),
+                "PT0.01S");
         this.registrations = new StatementBatcher<>(PipelinedStatement.of(pool, REGISTER.sql(), ReminderLedger::rowIn),
-                byNaturalKey, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
+                byNaturalKey, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger, System::nanoTime, timer(pause));
         this.handOff = UnnestedStatement.of(pool, HAND_OFF, HAND_OFF_COLUMNS, row -> Optional.of(ReminderRow.from(row)),
                 Optional.empty());
-        this.handOffs = new StatementBatcher<>(handOff, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
+        this.handOffs = new StatementBatcher<>(handOff, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger,
+                System::nanoTime, timer(pause));
         this.claims = new StatementBatcher<>(UnnestedStatement.of(pool, CLAIM, CLAIM_COLUMNS,
                 row -> Optional.of(claimOf(row)), Optional.empty()), byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
         this.settleSent = UnnestedStatement.of(pool, settleSent(outbox), SEND_COLUMNS, row -> true, false);
+        // a settling write's claim is no longer renewed: past its lease the reconciler would deliver it again
         this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
-                settleLinger(config.delivery().settleLinger()), System::nanoTime,
-                (nanos, wake) -> pause.of(Duration.ofNanos(nanos)).subscribe().with(ignored -> wake.run()));
+                linger("tickler.delivery.settle-linger", config.delivery().settleLinger(), "PT0.05S"),
+                System::nanoTime, timer(pause));
     }
 
     /**
-     * A settling write's claim is no longer renewed, so its linger must stay far inside any lease: past its lease the
-     * reconciler would deliver the reminder again.
+     * A linger stays far inside a lease and a caller's patience: a settling write's claim is no longer renewed, and a
+     * registration's client is waiting.
      */
-    private static Duration settleLinger(Duration linger) {
-        if (linger.isNegative() || linger.compareTo(LONGEST_SETTLE_LINGER) > 0) {
-            throw new IllegalStateException("tickler.delivery.settle-linger is " + linger + "; it must be between zero"
-                    + " (each settlement leaves at once) and " + LONGEST_SETTLE_LINGER + ", e.g. the default PT0.05S");
+    private static Duration linger(String key, Duration linger, String byDefault) {
+        if (linger.isNegative() || linger.compareTo(LONGEST_LINGER) > 0) {
+            throw new IllegalStateException(key + " is " + linger + "; it must be between zero (each write leaves at"
+                    + " once) and " + LONGEST_LINGER + ", e.g. the default " + byDefault);
         }
         return linger;
+    }
+
+    private static StatementBatcher.Timer timer(Pause pause) {
+        return (nanos, wake) -> pause.of(Duration.ofNanos(nanos)).subscribe().with(ignored -> wake.run());
     }
 
     public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {
@@ -783,8 +791,8 @@ public class ReminderLedger {
     }
 
     /**
-     * pending → handed_off, each with its message id, in one statement with others running; answers the row as it now
-     * is, empty when it had moved on meanwhile.
+     * pending → handed_off, each with its message id, in one statement with others running or lingering
+     * ({@code tickler.api.registration-linger}); answers the row as it now is, empty when it had moved on meanwhile.
      */
     public Uni<Optional<ReminderRow>> handedOff(HandOffMark mark, Instant now) {
         return handOffs.submit(handOffWrite(mark, now));
