@@ -34,6 +34,12 @@ import io.vertx.core.Vertx;
  */
 public final class StatementBatcher<W, R> {
 
+    /**
+     * The longest a write may linger: a settling write's claim is no longer renewed while it waits, and a
+     * registration's client is waiting.
+     */
+    public static final Duration LONGEST_LINGER = Duration.ofSeconds(1);
+
     private record Waiting<W, R>(W write, UniEmitter<? super R> answer, Context caller, long queuedAt) {
     }
 
@@ -64,6 +70,17 @@ public final class StatementBatcher<W, R> {
         this(statement, lockOrder, maxBatch, maxInFlight, Duration.ZERO, System::nanoTime, (nanos, wake) -> {
             throw new IllegalStateException("a batcher without linger never waits");
         });
+    }
+
+    /**
+     * The linger configured under {@code key}; refused, naming the key, unless from zero to {@link #LONGEST_LINGER}.
+     */
+    public static Duration configuredLinger(String key, Duration linger, String byDefault) {
+        if (linger.isNegative() || linger.compareTo(LONGEST_LINGER) > 0) {
+            throw new IllegalStateException(key + " is " + linger + "; it must be between zero (each write leaves at"
+                    + " once) and " + LONGEST_LINGER + ", e.g. the default " + byDefault);
+        }
+        return linger;
     }
 
     /**

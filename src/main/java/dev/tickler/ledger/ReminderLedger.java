@@ -525,7 +525,6 @@ public class ReminderLedger {
 
     private static final int MAX_BATCH = 100;
     private static final int MAX_BATCHES_IN_FLIGHT = 4;
-    private static final Duration LONGEST_LINGER = Duration.ofSeconds(1);
 
     private final Pool pool;
     private final NamedSql createSkippedOccurrences;
@@ -563,8 +562,8 @@ public class ReminderLedger {
         Comparator<Tuple> byNaturalKey = Comparator.<Tuple, String> comparing(insert -> insert.getString(user))
                 .thenComparing(insert -> insert.getString(template))
                 .thenComparing(insert -> insert.getOffsetDateTime(fireAt));
-        Duration registrationLinger = linger("tickler.api.registration-linger", config.api().registrationLinger(),
-                "PT0.01S");
+        Duration registrationLinger = StatementBatcher.configuredLinger("tickler.api.registration-linger",
+                config.api().registrationLinger(), "PT0.01S");
         this.registrations = new StatementBatcher<>(PipelinedStatement.of(pool, REGISTER.sql(), ReminderLedger::rowIn),
                 byNaturalKey, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger, System::nanoTime, timer(pause));
         this.handOff = UnnestedStatement.of(pool, HAND_OFF, HAND_OFF_COLUMNS, row -> Optional.of(ReminderRow.from(row)),
@@ -576,20 +575,9 @@ public class ReminderLedger {
         this.settleSent = UnnestedStatement.of(pool, settleSent(outbox), SEND_COLUMNS, row -> true, false);
         // a settling write's claim is no longer renewed: past its lease the reconciler would deliver it again
         this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
-                linger("tickler.delivery.settle-linger", config.delivery().settleLinger(), "PT0.05S"),
+                StatementBatcher.configuredLinger("tickler.delivery.settle-linger", config.delivery().settleLinger(),
+                        "PT0.05S"),
                 System::nanoTime, timer(pause));
-    }
-
-    /**
-     * A linger stays far inside a lease and a caller's patience: a settling write's claim is no longer renewed, and a
-     * registration's client is waiting.
-     */
-    private static Duration linger(String key, Duration linger, String byDefault) {
-        if (linger.isNegative() || linger.compareTo(LONGEST_LINGER) > 0) {
-            throw new IllegalStateException(key + " is " + linger + "; it must be between zero (each write leaves at"
-                    + " once) and " + LONGEST_LINGER + ", e.g. the default " + byDefault);
-        }
-        return linger;
     }
 
     private static StatementBatcher.Timer timer(Pause pause) {

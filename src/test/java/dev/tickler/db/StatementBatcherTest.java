@@ -1,6 +1,7 @@
 package dev.tickler.db;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
@@ -599,6 +600,21 @@ class StatementBatcherTest {
                 }
             });
             return Uni.createFrom().completionStage(result);
+        }
+    }
+
+    @Test
+    void aConfiguredLingerOutsideZeroToOneSecondIsRefusedByItsKey() {
+        for (Duration linger : List.of(Duration.ofMillis(1_001), Duration.ofMillis(-10), Duration.ofDays(1))) {
+            assertThatThrownBy(() -> StatementBatcher.configuredLinger("tickler.api.registration-linger", linger,
+                    "PT0.01S")).isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("tickler.api.registration-linger is " + linger)
+                    .hasMessageContaining("between zero").hasMessageContaining("PT1S")
+                    .hasMessageEndingWith("the default PT0.01S");
+        }
+        for (Duration linger : List.of(Duration.ZERO, Duration.ofMillis(50), StatementBatcher.LONGEST_LINGER)) {
+            assertThat(StatementBatcher.configuredLinger("tickler.delivery.settle-linger", linger, "PT0.05S"))
+                    .isEqualTo(linger);
         }
     }
 }
