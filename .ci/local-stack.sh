@@ -83,13 +83,15 @@ deliver() {
 
 # await_reload <seconds>: after a source change the next request recompiles and restarts the application, and a
 # request that arrives while the restart finishes may fail; asks until one is answered (a 404 for reminder 0 is one)
+# after the reload. Dev mode looks for changes at most every so often, so an answer may still come from the
+# application as it was; the log says when the reload is done.
 await_reload() {
     local status
     for _ in $(seq 1 "$1"); do
         status=$(curl -s -o /dev/null -w '%{http_code}' http://localhost:8080/v1/reminders/0 \
             -H 'Authorization: Bearer local-dev-key' || true)
         case "$status" in
-            2??|4??) return 0 ;;
+            2??|4??) grep -q "Live reload total time" "$log" && return 0 ;;
         esac
         sleep 1
     done
