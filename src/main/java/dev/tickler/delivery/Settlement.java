@@ -11,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.handoff.HandOff;
@@ -48,7 +47,7 @@ class Settlement {
     private final Duration longestWait;
 
     Settlement(ReminderLedger ledger, HeldDeliveries held, HandOff handOff, NotifierClient notifier,
-            DeliveryMeters meters, Clock clock, Pause pause, Vertx vertx, TicklerConfig config) {
+            DeliveryMeters meters, Clock clock, Pause pause, TicklerConfig config) {
         this.ledger = ledger;
         this.held = held;
         this.handOff = handOff;
@@ -60,10 +59,8 @@ class Settlement {
         this.inlineRetryMax = config.delivery().inlineRetryMax();
         this.longestWait = config.sweep().window();
         this.retryPolicy = RetryPolicy.of(config.notifier());
-        // the pace's timers are Vert.x timers of their own, not pauses of a delivery
         this.throttle = new NotifierThrottle(config.notifier().concurrency(), config.notifier().rateLimit(),
-                System::nanoTime, (delayNanos, action) -> vertx.setTimer(Math.max(1, delayNanos / 1_000_000),
-                        timerId -> action.run()));
+                System::nanoTime, pause::after);
         meters.watch(throttle);
     }
 

@@ -26,14 +26,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
-import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -52,6 +50,7 @@ import dev.tickler.db.WireNamed;
 import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietHoursRepository;
 import dev.tickler.security.TenantCallbacks;
+import dev.tickler.time.Pause;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.TimelineEvent;
 import dev.tickler.timeline.TimelineSql.Event;
@@ -543,7 +542,7 @@ public class ReminderLedger {
     private final Function<List<Tuple>, Uni<List<Boolean>>> settleSent;
     private final StatementBatcher<Tuple, Boolean> sends;
 
-    public ReminderLedger(Pool pool, TenantCallbacks callbacks, TicklerConfig config, Vertx vertx) {
+    public ReminderLedger(Pool pool, TenantCallbacks callbacks, TicklerConfig config, Pause pause) {
         this.pool = pool;
         // every terminal write, and nothing else, also writes the callback outbox (docs/api.md, "Delivery callbacks")
         CallbackOutbox outbox = CallbackOutbox.of(callbacks.tenants());
@@ -566,24 +565,18 @@ public class ReminderLedger {
         Duration registrationLinger = StatementBatcher.configuredLinger("tickler.api.registration-linger",
                 config.api().registrationLinger(), "PT0.01S");
         this.registrations = new StatementBatcher<>(PipelinedStatement.of(pool, REGISTER.sql(), ReminderLedger::rowIn),
-                byNaturalKey, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger, System::nanoTime, timer(vertx));
+                byNaturalKey, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger, System::nanoTime, pause::after);
         this.handOff = UnnestedStatement.of(pool, HAND_OFF, HAND_OFF_COLUMNS, row -> Optional.of(ReminderRow.from(row)),
                 Optional.empty());
         this.handOffs = new StatementBatcher<>(handOff, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger,
-                System::nanoTime, timer(vertx));
+                System::nanoTime, pause::after);
         this.claims = new StatementBatcher<>(UnnestedStatement.of(pool, CLAIM, CLAIM_COLUMNS,
                 row -> Optional.of(claimOf(row)), Optional.empty()), byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
         this.settleSent = UnnestedStatement.of(pool, settleSent(outbox), SEND_COLUMNS, row -> true, false);
-        // a settling write's claim is no longer renewed: past its lease the reconciler would deliver it again
         this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
                 StatementBatcher.configuredLinger("tickler.delivery.settle-linger", config.delivery().settleLinger(),
                         "PT0.05S"),
-                System::nanoTime, timer(vertx));
-    }
-
-    /** A Vert.x timer of its own: a batcher's wake-up is no pause a delivery chose, which is what Pause is for. */
-    private static StatementBatcher.Timer timer(Vertx vertx) {
-        return (nanos, wake) -> vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)), id -> wake.run());
+                System::nanoTime, pause::after);
     }
 
     public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {

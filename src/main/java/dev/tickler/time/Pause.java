@@ -1,6 +1,7 @@
 package dev.tickler.time;
 
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -21,7 +22,14 @@ public class Pause {
     }
 
     public Uni<Void> of(Duration wait) {
-        return Uni.createFrom().emitter(emitter -> vertx.setTimer(Math.max(1, wait.toMillis()),
-                timerId -> emitter.complete(null)));
+        return Uni.createFrom().emitter(emitter -> after(wait.toNanos(), () -> emitter.complete(null)));
+    }
+
+    /**
+     * Runs {@code action} on a Vert.x timer, {@code nanos} from now (at least a millisecond): a mechanism's own wake-up
+     * (a batcher's linger, the notifier's pace), not a wait a delivery chose, so it is not one of {@link #of}'s waits.
+     */
+    public void after(long nanos, Runnable action) {
+        vertx.setTimer(Math.max(1, TimeUnit.NANOSECONDS.toMillis(nanos)), timerId -> action.run());
     }
 }
