@@ -206,6 +206,15 @@ public interface TicklerConfig {
         @WithDefault("PT0.05S")
         Duration settleLinger();
 
+        /**
+         * How long a claim (a push's, or a poll's) waits for other claims to share its statement while none of theirs
+         * runs: the queue's acknowledgement comes up to this much later, and PostgreSQL runs fewer statements a
+         * reminder (docs/scaling.md). Zero: each leaves at once.
+         */
+        @WithName("claim-linger")
+        @WithDefault("PT0.01S")
+        Duration claimLinger();
+
         /** Poll mode: the pause after a consume that found nothing. */
         @WithName("poll-interval")
         @WithDefault("PT1S")

@@ -23,11 +23,11 @@ import io.vertx.core.Vertx;
  * meanwhile. An idle instance waits for nothing; a busy one pays Postgres one round trip and one commit per batch
  * instead of per row. The batch is handed over in lock order, so two batches that share rows cannot deadlock.
  *
- * <p>A write nobody waits on (a settlement: the notifier has answered, the claim's lease covers the write) may also
- * linger while no batch of its own is running: it leaves once it has waited {@code linger} or its batch is full, with
- * every write that arrived meanwhile. At a steady few hundred a second, batches that would hold one row then hold
- * tens, and Postgres pays a statement's fixed cost once for them all (docs/scaling.md); a busy instance, whose
- * batches are always running, batches as it did without.
+ * <p>A write may also linger while no batch of its own is running: it leaves once it has waited {@code linger} or its
+ * batch is full, with every write that arrived meanwhile. At a steady few hundred a second, batches that would hold
+ * one row then hold several (tens, for a settlement nobody waits on, which lingers longest), and Postgres pays a
+ * statement's fixed cost once for them all (docs/scaling.md); a busy instance, whose batches are always running,
+ * batches as it did without.
  *
  * @param <W> one row's write
  * @param <R> that write's answer
@@ -36,7 +36,7 @@ public final class StatementBatcher<W, R> {
 
     /**
      * The longest a write may linger: a settling write's claim is no longer renewed while it waits, and a
-     * registration's client is waiting.
+     * registration's client, or a claim's queue, is waiting.
      */
     public static final Duration LONGEST_LINGER = Duration.ofSeconds(1);
 

@@ -61,8 +61,10 @@ import dev.tickler.timeline.TimelineSql.Event;
  * Every conditional write names what it holds: the version and hand-off number a hand-off read, the claim a settlement
  * holds ({@link HeldClaim}), the states a change applies to; a write that matched nothing answers so, and the caller
  * decides what that means. The hot writes (registrations, hand-off marks, claims, sends) go to Postgres in batches
- * while others are running ({@link StatementBatcher}), one round trip and one commit per batch; a successful send's
- * settlement, which nobody waits on, also lingers for company (tickler.delivery.settle-linger).
+ * while others are running ({@link StatementBatcher}), one round trip and one commit per batch, and each lingers a
+ * moment for company while none of its batches runs: registrations, their marks and claims briefly, as their callers
+ * wait (tickler.api.registration-linger, tickler.delivery.claim-linger), a successful send's settlement, which nobody
+ * waits on, longer (tickler.delivery.settle-linger).
  */
 @ApplicationScoped
 public class ReminderLedger {
@@ -571,7 +573,10 @@ public class ReminderLedger {
         this.handOffs = new StatementBatcher<>(handOff, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger,
                 System::nanoTime, pause::after);
         this.claims = new StatementBatcher<>(UnnestedStatement.of(pool, CLAIM, CLAIM_COLUMNS,
-                row -> Optional.of(claimOf(row)), Optional.empty()), byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT);
+                row -> Optional.of(claimOf(row)), Optional.empty()), byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
+                StatementBatcher.configuredLinger("tickler.delivery.claim-linger", config.delivery().claimLinger(),
+                        "PT0.01S"),
+                System::nanoTime, pause::after);
         this.settleSent = UnnestedStatement.of(pool, settleSent(outbox), SEND_COLUMNS, row -> true, false);
         this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
                 StatementBatcher.configuredLinger("tickler.delivery.settle-linger", config.delivery().settleLinger(),
