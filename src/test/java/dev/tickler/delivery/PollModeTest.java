@@ -16,6 +16,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
 
 import org.junit.jupiter.api.Test;
 
@@ -52,14 +53,16 @@ class PollModeTest {
         double before = Metrics.value("tickler_poll_ack_not_in_flight_total");
         Map<String, Object> body = reminderAt(Instant.now());
         String user = (String) body.get("user_id");
-        // the provider holds the send long enough for this test to ack first, on a loaded machine too
-        notifier().script(user, Reply.okAfter(Duration.ofSeconds(5)));
+        // the provider answers only once this test has acked: the application's ack comes after the send settles
+        CountDownLatch acked = new CountDownLatch(1);
+        notifier().script(user, Reply.okWhenReleased(acked));
         long id = createdId(body);
         await().atMost(DEADLINE).until(() -> !notifier().receivedFor(user).isEmpty());
 
         // the message's lease is gone before the application acks: as if the handler had been slower than 300 s
         String messageId = publishedFor(id).get(0).messageId();
         ackAsSomeoneElse(messageId);
+        acked.countDown();
 
         await().atMost(DEADLINE).untilAsserted(() -> Api.get(id).body("state", equalTo("sent")));
         await().atMost(DEADLINE).until(() -> Metrics.value("tickler_poll_ack_not_in_flight_total") == before + 1);

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 import com.sun.net.httpserver.HttpExchange;
 
@@ -23,11 +25,14 @@ import io.vertx.core.json.JsonObject;
  */
 public final class NotifierStandIn implements AutoCloseable {
 
-    /** One scripted answer: a status, an optional Retry-After (the header as sent), and how long to wait before answering. */
-    public record Reply(int status, String retryAfter, Duration hold) {
+    /**
+     * One scripted answer: a status, an optional Retry-After (the header as sent), how long to wait before answering,
+     * and, when not null, a latch the answer also waits for (at most a minute), so a test decides when it comes.
+     */
+    public record Reply(int status, String retryAfter, Duration hold, CountDownLatch release) {
 
         public static Reply status(int status) {
-            return new Reply(status, null, Duration.ZERO);
+            return new Reply(status, null, Duration.ZERO, null);
         }
 
         public static Reply rateLimited(long retryAfterSeconds) {
@@ -36,11 +41,16 @@ public final class NotifierStandIn implements AutoCloseable {
 
         /** A 429 whose Retry-After is this text, however large or malformed. */
         public static Reply rateLimited(String retryAfter) {
-            return new Reply(429, retryAfter, Duration.ZERO);
+            return new Reply(429, retryAfter, Duration.ZERO, null);
         }
 
         public static Reply okAfter(Duration hold) {
-            return new Reply(200, null, hold);
+            return new Reply(200, null, hold, null);
+        }
+
+        /** 200 once the test counts this latch down: no fixed hold a loaded machine could outlast. */
+        public static Reply okWhenReleased(CountDownLatch release) {
+            return new Reply(200, null, Duration.ZERO, release);
         }
     }
 
@@ -102,6 +112,9 @@ public final class NotifierStandIn implements AutoCloseable {
             Reply reply = nextReply(body.getString("user_id"));
             if (!reply.hold().isZero()) {
                 Thread.sleep(reply.hold().toMillis());
+            }
+            if (reply.release() != null && !reply.release().await(1, TimeUnit.MINUTES)) {
+                throw new IllegalStateException("a held reply was never released");
             }
             if (reply.retryAfter() != null) {
                 exchange.getResponseHeaders().add("Retry-After", reply.retryAfter());
