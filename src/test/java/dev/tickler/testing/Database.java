@@ -32,7 +32,7 @@ public class Database {
     public List<Long> insertParked(String userId, int count, Instant fireAt) {
         List<Long> ids = new ArrayList<>();
         pool.preparedQuery("INSERT INTO reminders (user_id, channel, template, fire_at, state)"
-                        + " SELECT $1, 'email', 't' || g, $2 + g * interval '1 second', 'pending'"
+                        + " SELECT $1, 'email', 't' || g, $2::timestamptz + g * interval '1 second', 'pending'"
                         + " FROM generate_series(1, $3) g RETURNING id")
                 .execute(Tuple.of(userId, fireAt.atOffset(ZoneOffset.UTC), count))
                 .await().indefinitely()
