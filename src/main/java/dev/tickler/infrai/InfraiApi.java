@@ -24,23 +24,16 @@ import dev.tickler.infrai.InfraiModels.AckRequest;
 import dev.tickler.infrai.InfraiModels.ConsumeRequest;
 import dev.tickler.infrai.InfraiModels.ConsumeResult;
 import dev.tickler.infrai.InfraiModels.NackRequest;
-import dev.tickler.infrai.InfraiModels.PublishRequest;
-import dev.tickler.infrai.InfraiModels.PublishResult;
 import dev.tickler.infrai.InfraiModels.SubscribeRequest;
 
 /**
- * The HTTP shape of the queue API (docs/contract.md#the-queue-api); only {@link InfraiClient} builds and talks to it.
- * Its calls are traced as publish spans by the publisher, not by Vert.x.
+ * The HTTP shape of the queue API (docs/contract.md#the-queue-api) but its publish, which {@link PublishClient} makes;
+ * only {@link InfraiClient} builds and talks to it. Vert.x adds no client spans to its calls.
  */
 @Path("/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @Consumes(MediaType.APPLICATION_JSON)
 interface InfraiApi {
-
-    @POST
-    @Path("/queue/publish")
-    Uni<InfraiEnvelope<PublishResult>> publish(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization,
-            PublishRequest request);
 
     @POST
     @Path("/queue/consume")
@@ -79,25 +72,24 @@ interface InfraiApi {
 
     @ClientExceptionMapper
     static InfraiException toException(Response response) {
-        InfraiEnvelope.Error error = readError(response);
-        String code = error == null ? "HTTP_" + response.getStatus() : error.code();
-        String message = error == null ? "no error envelope in the answer" : error.message();
-        if (response.getStatus() == 429) {
-            return new InfraiRateLimitedException(code, message, RetryAfter.parse(response.getHeaderString("Retry-After")));
+        JsonNode body;
+        try {
+            body = response.readEntity(JsonNode.class);
+        } catch (RuntimeException notJson) {
+            body = null;
         }
-        return new InfraiException(response.getStatus(), code, message);
+        return errorOf(response.getStatus(), body, response.getHeaderString("Retry-After"));
     }
 
-    private static InfraiEnvelope.Error readError(Response response) {
-        try {
-            JsonNode body = response.readEntity(JsonNode.class);
-            JsonNode error = body == null ? null : body.get("error");
-            if (error == null || !error.hasNonNull("code")) {
-                return null;
-            }
-            return new InfraiEnvelope.Error(error.get("code").asText(), error.path("message").asText(""));
-        } catch (RuntimeException notJson) {
-            return null;
+    /** An error answer as a typed exception, for the REST client's calls and {@link PublishClient}'s alike. */
+    static InfraiException errorOf(int status, JsonNode body, String retryAfter) {
+        JsonNode error = body == null ? null : body.get("error");
+        boolean enveloped = error != null && error.hasNonNull("code");
+        String code = enveloped ? error.get("code").asText() : "HTTP_" + status;
+        String message = enveloped ? error.path("message").asText("") : "no error envelope in the answer";
+        if (status == 429) {
+            return new InfraiRateLimitedException(code, message, RetryAfter.parse(retryAfter));
         }
+        return new InfraiException(status, code, message);
     }
 }

@@ -11,12 +11,13 @@ import java.util.function.Supplier;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import org.jboss.resteasy.reactive.client.api.QuarkusRestClientProperties;
-
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.time.Pause;
@@ -32,8 +33,10 @@ import dev.tickler.tracing.UntracedHttpClientOptions;
 /**
  * The one way into Infrai's queue: unwraps envelopes, turns errors into {@link InfraiException}s, waits out
  * short 429s, bounds every call by tickler.infrai.timeout, and refuses what the queue would refuse before any call is
- * made.
+ * made. Made at start, off any event loop: a Vert.x client first made on a request's event loop belongs to that
+ * HTTP verticle and closes with it, before the shutdown's hand-backs publish.
  */
+@Startup
 @ApplicationScoped
 public class InfraiClient {
 
@@ -41,6 +44,7 @@ public class InfraiClient {
     public static final long MAX_DELAY_SECONDS = 604_800;
 
     private final InfraiApi api;
+    private final PublishClient publisher;
     private final TicklerConfig.Infrai config;
     private final Pause pause;
     private final String authorization;
@@ -49,13 +53,12 @@ public class InfraiClient {
     private static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
 
     @Inject
-    public InfraiClient(TicklerConfig config, Pause pause) {
-        this(restClient(config.infrai()), config, pause);
-    }
-
-    InfraiClient(InfraiApi api, TicklerConfig config, Pause pause) {
-        this.api = api;
+    public InfraiClient(TicklerConfig config, Pause pause, Vertx vertx, ObjectMapper mapper) {
         this.config = config.infrai();
+        this.api = restClient(this.config);
+        // publish-concurrency publishes in flight, and twice as many connections kept for them
+        this.publisher = new PublishClient(vertx, mapper, this.config.baseUrl(), this.config.timeout(),
+                CONNECT_TIMEOUT, 2 * this.config.publishConcurrency());
         this.pause = pause;
         this.authorization = "Bearer " + this.config.apiKey().orElse("");
     }
@@ -67,11 +70,8 @@ public class InfraiClient {
                 .baseUri(URI.create(config.baseUrl()))
                 .connectTimeout(Math.min(timeoutMillis, CONNECT_TIMEOUT.toMillis()), TimeUnit.MILLISECONDS)
                 .readTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
-                // the publisher's span describes a publish; Vert.x adds no client span of its own
+                // Vert.x adds no client span of its own
                 .register(UntracedHttpClientOptions.class)
-                // publish-concurrency publishes may be in flight besides consumes and stats: the pool is never the
-                // tighter bound
-                .property(QuarkusRestClientProperties.CONNECTION_POOL_SIZE, 2 * config.publishConcurrency())
                 .build(InfraiApi.class);
     }
 
@@ -95,7 +95,7 @@ public class InfraiClient {
                     + " s is outside the queue's 0.." + MAX_DELAY_SECONDS + " s; refused rather than rounded"));
         }
         PublishRequest request = new PublishRequest(queue, body, delaySeconds, idempotencyKey);
-        return call(() -> api.publish(authorization, request)).map(InfraiModels.PublishResult::messageId);
+        return call(() -> publisher.publish(authorization, request)).map(InfraiModels.PublishResult::messageId);
     }
 
     public Uni<List<ConsumedMessage>> consume(String queue, int maxMessages) {

@@ -4,6 +4,8 @@ import java.util.List;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
 /**
  * The request and answer bodies of the queue API (docs/contract.md#the-queue-api), field names as Infrai spells them
  * (snake_case).
@@ -13,9 +15,12 @@ public final class InfraiModels {
     private InfraiModels() {
     }
 
+    /** Written and read by Jackson in {@link PublishClient}, outside the REST client's own registrations. */
+    @RegisterForReflection
     record PublishRequest(String queue, Object body, long delaySeconds, String idempotencyKey) {
     }
 
+    @RegisterForReflection
     record PublishResult(String messageId) {
     }
 

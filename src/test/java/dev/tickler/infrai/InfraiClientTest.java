@@ -4,9 +4,11 @@ import static dev.tickler.testing.InfraiEmulatorResource.emulator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.IOException;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
-import java.net.URI;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +18,12 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonObject;
 
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.testing.Ports;
@@ -41,6 +47,12 @@ class InfraiClientTest {
 
     @Inject
     Pause pause;
+
+    @Inject
+    Vertx vertx;
+
+    @Inject
+    ObjectMapper mapper;
 
     @Test
     void delayOverTheCeilingIsRefusedBeforeAnyCall() {
@@ -111,22 +123,75 @@ class InfraiClientTest {
 
     @Test
     void unreachableQueueIsATypedException() {
-        int closedPort = Ports.freePort();
-        InfraiApi nowhere = QuarkusRestClientBuilder.newBuilder()
-                .baseUri(URI.create("http://127.0.0.1:" + closedPort))
-                .build(InfraiApi.class);
-        InfraiClient unreachable = new InfraiClient(nowhere, config, pause);
+        InfraiClient unreachable = clientOf(withInfrai(config, "baseUrl", "http://127.0.0.1:" + Ports.freePort()));
 
         assertThatThrownBy(() -> unreachable.publish(queue(), Map.of(), 0, key()).await().atMost(WAIT))
                 .isInstanceOfSatisfying(InfraiException.class, e -> {
                     assertThat(e.code()).isEqualTo(InfraiException.UNREACHABLE);
                     assertThat(e.status()).isZero();
                 });
+        assertThatThrownBy(() -> unreachable.stats(queue()).await().atMost(WAIT))
+                .isInstanceOfSatisfying(InfraiException.class,
+                        e -> assertThat(e.code()).isEqualTo(InfraiException.UNREACHABLE));
+    }
+
+    @Test
+    void errorWithoutAnEnvelopeKeepsItsStatus() throws Exception {
+        try (RawAnswers queue = RawAnswers.of(502, "text/html", "<html>Bad Gateway</html>")) {
+            InfraiClient behindProxy = clientOf(withInfrai(config, "baseUrl", queue.url()));
+
+            assertThatThrownBy(() -> behindProxy.publish(queue(), Map.of(), 0, key()).await().atMost(WAIT))
+                    .isInstanceOfSatisfying(InfraiException.class, e -> {
+                        assertThat(e.status()).isEqualTo(502);
+                        assertThat(e.code()).isEqualTo("HTTP_502");
+                    });
+        }
+    }
+
+    @Test
+    void rateLimitWithoutAnEnvelopeIsStillRateLimited() throws Exception {
+        try (RawAnswers queue = RawAnswers.of(429, "text/plain", "slow down")) {
+            InfraiClient limited = clientOf(withInfrai(config, "baseUrl", queue.url()));
+
+            assertThatThrownBy(() -> limited.publish(queue(), Map.of(), 0, key()).await().atMost(WAIT))
+                    .isInstanceOfSatisfying(InfraiRateLimitedException.class,
+                            e -> assertThat(e.code()).isEqualTo("HTTP_429"));
+        }
+    }
+
+    @Test
+    void successThatIsNotAnEnvelopeFailsAsUnreachable() throws Exception {
+        try (RawAnswers queue = RawAnswers.of(200, "text/html", "<html>captive portal</html>")) {
+            InfraiClient misrouted = clientOf(withInfrai(config, "baseUrl", queue.url()));
+
+            assertThatThrownBy(() -> misrouted.publish(queue(), Map.of(), 0, key()).await().atMost(WAIT))
+                    .isInstanceOfSatisfying(InfraiException.class, e -> {
+                        assertThat(e.code()).isEqualTo(InfraiException.UNREACHABLE);
+                        assertThat(e.status()).isZero();
+                    });
+        }
+    }
+
+    @Test
+    void publishSendsTheDocumentedRequest() throws Exception {
+        try (RawAnswers queue = RawAnswers.of(200, "application/json",
+                "{\"ok\": true, \"data\": {\"message_id\": \"m-1\", \"unknown_field\": 1}}")) {
+            InfraiClient client = clientOf(withInfrai(config, "baseUrl", queue.url() + "/"));
+
+            String messageId = client.publish("reminders", Map.of("reminder_id", 5), 42, "reminder:5:0:0")
+                    .await().atMost(WAIT);
+
+            assertThat(messageId).isEqualTo("m-1");
+            assertThat(queue.lastPath()).isEqualTo("/v1/queue/publish");
+            assertThat(queue.lastAuthorization()).isEqualTo("Bearer " + config.infrai().apiKey().orElse(""));
+            assertThat(new JsonObject(queue.lastBody())).isEqualTo(new JsonObject(Map.of("queue", "reminders",
+                    "body", Map.of("reminder_id", 5), "delay_seconds", 42, "idempotency_key", "reminder:5:0:0")));
+        }
     }
 
     @Test
     void callWithoutAnAnswerWithinTheConfiguredTimeoutFailsAsUnreachable() {
-        InfraiClient impatient = new InfraiClient(withInfraiTimeout(config, Duration.ofMillis(500)), pause);
+        InfraiClient impatient = clientOf(withInfrai(config, "timeout", Duration.ofMillis(500)));
         emulator().publishLatency(Duration.ofSeconds(3));
         try {
             assertThatThrownBy(() -> impatient.publish(queue(), Map.of(), 0, key()).await().atMost(WAIT))
@@ -185,9 +250,63 @@ class InfraiClientTest {
     }
 
     /** The application's configuration with another tickler.infrai.timeout. */
-    private static TicklerConfig withInfraiTimeout(TicklerConfig config, Duration timeout) {
-        TicklerConfig.Infrai infrai = proxy(TicklerConfig.Infrai.class, config.infrai(), "timeout", timeout);
+    private InfraiClient clientOf(TicklerConfig changed) {
+        return new InfraiClient(changed, pause, vertx, mapper);
+    }
+
+    private static TicklerConfig withInfrai(TicklerConfig config, String setting, Object value) {
+        TicklerConfig.Infrai infrai = proxy(TicklerConfig.Infrai.class, config.infrai(), setting, value);
         return proxy(TicklerConfig.class, config, "infrai", infrai);
+    }
+
+    /** A server that answers every request with one status and body, as a proxy or a misrouted URL would. */
+    private static final class RawAnswers implements AutoCloseable {
+
+        private final HttpServer server;
+        private volatile String lastPath;
+        private volatile String lastAuthorization;
+        private volatile String lastBody;
+
+        private RawAnswers(int status, String contentType, String body) throws IOException {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 10);
+            server.createContext("/", exchange -> {
+                try (exchange) {
+                    lastPath = exchange.getRequestURI().getPath();
+                    lastAuthorization = exchange.getRequestHeaders().getFirst("Authorization");
+                    lastBody = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                    byte[] answer = body.getBytes(StandardCharsets.UTF_8);
+                    exchange.getResponseHeaders().add("Content-Type", contentType);
+                    exchange.sendResponseHeaders(status, answer.length);
+                    exchange.getResponseBody().write(answer);
+                }
+            });
+            server.start();
+        }
+
+        static RawAnswers of(int status, String contentType, String body) throws IOException {
+            return new RawAnswers(status, contentType, body);
+        }
+
+        String url() {
+            return "http://127.0.0.1:" + server.getAddress().getPort();
+        }
+
+        String lastPath() {
+            return lastPath;
+        }
+
+        String lastAuthorization() {
+            return lastAuthorization;
+        }
+
+        String lastBody() {
+            return lastBody;
+        }
+
+        @Override
+        public void close() {
+            server.stop(0);
+        }
     }
 
     private static <T> T proxy(Class<T> type, T original, String method, Object answer) {
