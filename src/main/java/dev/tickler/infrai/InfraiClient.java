@@ -55,20 +55,23 @@ public class InfraiClient {
     @Inject
     public InfraiClient(TicklerConfig config, Pause pause, Vertx vertx, ObjectMapper mapper) {
         this.config = config.infrai();
-        this.api = restClient(this.config);
+        // a shorter call timeout bounds the connect timeout too
+        Duration connectTimeout = this.config.timeout().compareTo(CONNECT_TIMEOUT) < 0 ? this.config.timeout()
+                : CONNECT_TIMEOUT;
+        this.api = restClient(this.config, connectTimeout);
         // publish-concurrency publishes in flight, and twice as many connections kept for them
         this.publisher = new PublishClient(vertx, mapper, this.config.baseUrl(), this.config.timeout(),
-                CONNECT_TIMEOUT, 2 * this.config.publishConcurrency());
+                connectTimeout, 2 * this.config.publishConcurrency());
         this.pause = pause;
         this.authorization = "Bearer " + this.config.apiKey().orElse("");
     }
 
     /** The queue API over HTTP, every call bounded by the configured timeout. */
-    private static InfraiApi restClient(TicklerConfig.Infrai config) {
+    private static InfraiApi restClient(TicklerConfig.Infrai config, Duration connectTimeout) {
         long timeoutMillis = config.timeout().toMillis();
         return QuarkusRestClientBuilder.newBuilder()
                 .baseUri(URI.create(config.baseUrl()))
-                .connectTimeout(Math.min(timeoutMillis, CONNECT_TIMEOUT.toMillis()), TimeUnit.MILLISECONDS)
+                .connectTimeout(connectTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .readTimeout(timeoutMillis, TimeUnit.MILLISECONDS)
                 // Vert.x adds no client span of its own
                 .register(UntracedHttpClientOptions.class)

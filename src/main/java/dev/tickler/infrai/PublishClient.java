@@ -12,16 +12,15 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpClient;
-import io.vertx.core.http.HttpClientOptions;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
-import io.vertx.core.tracing.TracingPolicy;
 
 import dev.tickler.infrai.InfraiModels.PublishRequest;
 import dev.tickler.infrai.InfraiModels.PublishResult;
+import dev.tickler.tracing.UntracedHttpClientOptions;
 
 /**
  * The queue's publish (docs/contract.md#the-queue-api) on a plain Vert.x HTTP client, the other calls staying on the
@@ -45,8 +44,8 @@ final class PublishClient {
         this.url = baseUrl.replaceAll("/+$", "") + "/v1/queue/publish";
         this.timeoutMillis = timeout.toMillis();
         // the publisher's span describes a publish; Vert.x adds no client span of its own
-        this.http = vertx.createHttpClient(new HttpClientOptions().setTracingPolicy(TracingPolicy.IGNORE)
-                        .setConnectTimeout((int) Math.min(timeoutMillis, connectTimeout.toMillis())),
+        this.http = vertx.createHttpClient(
+                UntracedHttpClientOptions.untraced().setConnectTimeout((int) connectTimeout.toMillis()),
                 new PoolOptions().setHttp1MaxSize(connections));
     }
 
