@@ -2,6 +2,7 @@ package dev.tickler.db;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
 import java.util.List;
@@ -23,11 +24,11 @@ import io.vertx.core.Vertx;
  * meanwhile. An idle instance waits for nothing; a busy one pays Postgres one round trip and one commit per batch
  * instead of per row. The batch is handed over in lock order, so two batches that share rows cannot deadlock.
  *
- * <p>A write may also linger while no batch of its own is running: it leaves once it has waited {@code linger} or its
- * batch is full, with every write that arrived meanwhile. At a steady few hundred a second, batches that would hold
- * one row then hold several (tens, for a settlement nobody waits on, which lingers longest), and Postgres pays a
- * statement's fixed cost once for them all (docs/scaling.md); a busy instance, whose batches are always running,
- * batches as it did without.
+ * <p>A write may also linger while no batch of its own is running: it leaves once it has waited {@code linger}, or its
+ * batch is full, or it has the company recent lingering batches had, with every write that arrived meanwhile. At a
+ * steady few hundred a second, batches that would hold one row then hold several (tens, for a settlement nobody waits
+ * on, which lingers longest), and Postgres pays a statement's fixed cost once for them all (docs/scaling.md); a busy
+ * instance, whose batches are always running, batches as it did without.
  *
  * @param <W> one row's write
  * @param <R> that write's answer
@@ -39,6 +40,9 @@ public final class StatementBatcher<W, R> {
      * registration's client, or a claim's queue, is waiting.
      */
     public static final Duration LONGEST_LINGER = Duration.ofSeconds(1);
+
+    /** How many lingering batches the company a write waits for is learnt from; every so many waits its linger out. */
+    static final int LINGERED_BATCHES_REMEMBERED = 32;
 
     private record Waiting<W, R>(W write, UniEmitter<? super R> answer, Context caller, long queuedAt) {
     }
@@ -60,6 +64,9 @@ public final class StatementBatcher<W, R> {
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger drains = new AtomicInteger();
     private final AtomicBoolean wakeArmed = new AtomicBoolean();
+    /** Sizes of the last lingering batches, read and written only by the one thread draining. */
+    private final int[] lingeredSizes = new int[LINGERED_BATCHES_REMEMBERED];
+    private long lingeredBatches;
 
     /**
      * @param statement runs one batch in one transaction and answers every write in the order given
@@ -134,28 +141,50 @@ public final class StatementBatcher<W, R> {
                 if (batch.isEmpty()) {
                     inFlight.decrementAndGet();
                 } else {
+                    if (running == 0 && lingerNanos > 0) {
+                        lingeredSizes[(int) (lingeredBatches++ % LINGERED_BATCHES_REMEMBERED)] = batch.size();
+                    }
                     run(batch);
                 }
             }
         }
     }
 
-    /** Any batch leaves at once while another runs, a full one always, a smaller one when its oldest write lingered. */
+    /**
+     * Any batch leaves at once while another runs; a lingering one when its oldest write lingered, or as soon as it
+     * holds the company expected.
+     */
     private boolean readyToLeave() {
         if (lingerNanos == 0 || inFlight.get() > 0) {
             return true;
         }
         Waiting<W, R> oldest = queue.peek();
-        return oldest == null || nanoTime.getAsLong() - oldest.queuedAt() >= lingerNanos || holdsFullBatch();
+        return oldest == null || nanoTime.getAsLong() - oldest.queuedAt() >= lingerNanos
+                || queueHolds(expectedCompany());
     }
 
-    /** Counts no further than a batch: only a lingering batcher asks, and its queue is short. */
-    private boolean holdsFullBatch() {
+    /**
+     * A full batch, or as many writes as the largest of the last lingering batches held. Callers that wait for their
+     * answers before they write again (N clients in a closed loop, a queue with N pushes in flight) are back together
+     * once that many have arrived, and would only wait out the linger for nobody; writes that arrive on their own
+     * (a steady rate) rarely reach the largest of 32 batches, and linger as before. Every 32nd lingering batch waits
+     * its linger out, so that a quiet spell's small batches do not keep the writes after it from lingering for good.
+     */
+    private int expectedCompany() {
+        if (lingeredBatches < LINGERED_BATCHES_REMEMBERED
+                || lingeredBatches % LINGERED_BATCHES_REMEMBERED == LINGERED_BATCHES_REMEMBERED - 1) {
+            return maxBatch;
+        }
+        return Math.min(maxBatch, Arrays.stream(lingeredSizes).max().getAsInt());
+    }
+
+    /** Counts no further than needed: only a lingering batcher asks, and its queue is short. */
+    private boolean queueHolds(int writes) {
         int counted = 0;
-        for (Iterator<Waiting<W, R>> waiting = queue.iterator(); waiting.hasNext() && counted < maxBatch; counted++) {
+        for (Iterator<Waiting<W, R>> waiting = queue.iterator(); waiting.hasNext() && counted < writes; counted++) {
             waiting.next();
         }
-        return counted >= maxBatch;
+        return counted >= writes;
     }
 
     /** One wake-up at a time, when the oldest write's linger ends; it drains, which decides again. */

@@ -40,6 +40,7 @@ class StatementBatcherTest {
     }
 
     private static final Comparator<Write> BY_ROW = Comparator.comparingLong(Write::row);
+    private static final int REMEMBERED = StatementBatcher.LINGERED_BATCHES_REMEMBERED;
 
     @Test
     void aWriteLeavesAtOnceWhileFewerThanMaxInFlightBatchesRun() {
@@ -383,6 +384,82 @@ class StatementBatcherTest {
         assertThat(statement.handed()).hasSize(2).last().isEqualTo(List.of(write(3, "waiting")));
         statement.batch(1).answer();
         assertThat(waiting).isCompletedWithValue(answerTo(write(3, "waiting")));
+    }
+
+    @Test
+    void callersBackTogetherLeaveAsSoonAsTheLargestRecentLingeringBatchIsBackWithoutWaitingOutTheLinger() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = clock.batcher(statement, 100, 4, Duration.ofMillis(10));
+        lingerOut(batcher, statement, clock, REMEMBERED, 3);
+
+        writes(31, 32).forEach(write -> submit(batcher, write));
+
+        assertThat(statement.handed()).hasSize(REMEMBERED);
+
+        CompletableFuture<String> third = submit(batcher, write(33, "w33"));
+
+        assertThat(statement.handed()).hasSize(REMEMBERED + 1).last().isEqualTo(writes(31, 32, 33));
+        statement.batch(REMEMBERED).answer();
+        assertThat(third).isCompletedWithValue(answerTo(write(33, "w33")));
+    }
+
+    @Test
+    void writesLingerUntilTheirLingerEndsWhileTheyAreFewerThanTheLargestRecentLingeringBatch() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = clock.batcher(statement, 100, 4, Duration.ofMillis(10));
+        lingerOut(batcher, statement, clock, 1, 5);
+        lingerOut(batcher, statement, clock, REMEMBERED - 1, 1);
+
+        writes(41, 42, 43, 44).forEach(write -> submit(batcher, write));
+
+        assertThat(statement.handed()).hasSize(REMEMBERED);
+
+        clock.advance(Duration.ofMillis(10));
+        clock.wakeUp();
+
+        assertThat(statement.handed()).hasSize(REMEMBERED + 1).last().isEqualTo(writes(41, 42, 43, 44));
+    }
+
+    @Test
+    void everyRememberedLingeringBatchWaitsItsLingerOutSoThatSmallBatchesDoNotStopLingeringForGood() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = clock.batcher(statement, 100, 4, Duration.ofMillis(10));
+        lingerOut(batcher, statement, clock, REMEMBERED, 1);
+        for (int i = 0; i < REMEMBERED - 1; i++) {
+            submit(batcher, write(100 + i, "alone"));
+            assertThat(statement.handed()).as("alone %d", i).hasSize(REMEMBERED + i + 1);
+            statement.batch(REMEMBERED + i).answer();
+        }
+
+        submit(batcher, write(200, "probe"));
+
+        assertThat(statement.handed()).hasSize(2 * REMEMBERED - 1);
+
+        submit(batcher, write(201, "company"));
+        clock.advance(Duration.ofMillis(10));
+        clock.wakeUp();
+
+        assertThat(statement.handed()).hasSize(2 * REMEMBERED).last()
+                .isEqualTo(List.of(write(200, "probe"), write(201, "company")));
+    }
+
+    /** Runs {@code times} batches of {@code size} writes, each lingering out its whole linger, and answers them. */
+    private static void lingerOut(StatementBatcher<Write, String> batcher, HandDriven statement, HandClock clock,
+            int times, int size) {
+        for (int i = 0; i < times; i++) {
+            int before = statement.handed().size();
+            for (int j = 0; j < size; j++) {
+                submit(batcher, write(1_000 * (before + 1) + j, "lingered"));
+            }
+            assertThat(statement.handed()).as("lingering batch %d", before).hasSize(before);
+            clock.advance(Duration.ofMillis(10));
+            clock.wakeUp();
+            assertThat(statement.handed()).hasSize(before + 1);
+            statement.batch(before).answer();
+        }
     }
 
     @Test
