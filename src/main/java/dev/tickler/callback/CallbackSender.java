@@ -22,6 +22,7 @@ import io.smallrye.mutiny.Uni;
 import org.jboss.resteasy.reactive.client.api.QuarkusRestClientProperties;
 
 import dev.tickler.config.TicklerConfig;
+import dev.tickler.http.TransportFailure;
 import dev.tickler.security.TenantCallbacks;
 import dev.tickler.tracing.UntracedHttpClientOptions;
 
@@ -96,7 +97,6 @@ public class CallbackSender {
         if (failure instanceof TimeoutException) {
             return new TryOutcome(TryOutcome.Kind.TIMEOUT, null, "no answer within " + timeout);
         }
-        String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
-        return new TryOutcome(TryOutcome.Kind.ERROR, null, "connection failed: " + message);
+        return new TryOutcome(TryOutcome.Kind.ERROR, null, "connection failed: " + TransportFailure.describe(failure));
     }
 }

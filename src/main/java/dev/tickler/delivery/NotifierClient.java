@@ -25,6 +25,7 @@ import io.smallrye.mutiny.Uni;
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.http.HttpUrls;
 import dev.tickler.http.RetryAfter;
+import dev.tickler.http.TransportFailure;
 import dev.tickler.tracing.ReminderTracing;
 import dev.tickler.tracing.TraceHeaders;
 import dev.tickler.tracing.UntracedHttpClientOptions;
@@ -137,9 +138,8 @@ public class NotifierClient {
             return new NotifierOutcome.Retryable(null, true, "no answer within " + timeout, null, false, latencyMillis);
         }
         count("error");
-        String message = failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
-        return new NotifierOutcome.Retryable(null, false, "connection failed: " + message, null, false,
-                latencyMillis);
+        return new NotifierOutcome.Retryable(null, false, "connection failed: " + TransportFailure.describe(failure),
+                null, false, latencyMillis);
     }
 
     private static long millisSince(long startedNanos) {

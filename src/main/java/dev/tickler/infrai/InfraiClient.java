@@ -20,6 +20,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 
 import dev.tickler.config.TicklerConfig;
+import dev.tickler.http.TransportFailure;
 import dev.tickler.time.Pause;
 import dev.tickler.infrai.InfraiModels.AckRequest;
 import dev.tickler.infrai.InfraiModels.ConsumeRequest;
@@ -166,11 +167,6 @@ public class InfraiClient {
                 return infrai;
             }
         }
-        return new InfraiException(0, InfraiException.UNREACHABLE, describe(failure), failure);
-    }
-
-    private static String describe(Throwable failure) {
-        String message = failure.getMessage();
-        return failure.getClass().getSimpleName() + (message == null ? "" : ": " + message);
+        return new InfraiException(0, InfraiException.UNREACHABLE, TransportFailure.describe(failure), failure);
     }
 }
