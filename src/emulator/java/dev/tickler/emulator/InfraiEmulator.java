@@ -3,12 +3,13 @@ package dev.tickler.emulator;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerOptions;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
- * An HTTP emulator of the Infrai managed delayed queue, listening on 127.0.0.1.
+ * An HTTP emulator of the Infrai managed delayed queue, listening on 127.0.0.1, over TLS when its options say so.
  *
  * <p>It runs on a Vert.x instance of its own. Queue state is guarded by one lock, so the inspection and fault
  * injection methods may be called from any thread while requests are served. Do not call them from this
@@ -26,6 +27,7 @@ public final class InfraiEmulator implements AutoCloseable {
     private final PushClient pushClient;
     private final ApiRequestHandler api;
     private final HttpServer server;
+    private final String scheme;
     private final AtomicBoolean closed = new AtomicBoolean();
 
     private InfraiEmulator(Vertx vertx, EmulatorOptions options) {
@@ -33,7 +35,10 @@ public final class InfraiEmulator implements AutoCloseable {
         broker = new QueueBroker(options);
         pushClient = new PushClient(vertx, options);
         api = new ApiRequestHandler(vertx, broker, publishFaults, options.apiKey(), this::dispatchPushes);
-        server = await(vertx.createHttpServer().requestHandler(api).listen(options.port(), HOST));
+        HttpServerOptions serving = options.tls() == null ? new HttpServerOptions()
+                : new HttpServerOptions().setSsl(true).setKeyCertOptions(options.tls());
+        scheme = options.tls() == null ? "http" : "https";
+        server = await(vertx.createHttpServer(serving).requestHandler(api).listen(options.port(), HOST));
         vertx.setPeriodic(PUSH_TICK_MILLIS, timerId -> dispatchPushes());
     }
 
@@ -53,7 +58,7 @@ public final class InfraiEmulator implements AutoCloseable {
     }
 
     public String baseUrl() {
-        return "http://" + HOST + ":" + port();
+        return scheme + "://" + HOST + ":" + port();
     }
 
     /** Stops the server, the push client, the timers and the Vert.x instance. */

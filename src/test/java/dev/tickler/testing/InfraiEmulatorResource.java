@@ -1,5 +1,6 @@
 package dev.tickler.testing;
 
+import java.util.HashMap;
 import java.util.Map;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -22,10 +23,17 @@ public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManag
     /** The init argument that names another push token for the subscription (the benchmarks' production-like one). */
     public static final String PUSH_TOKEN_ARG = "push-token";
 
+    /**
+     * The init argument that serves the API over TLS ({@code "true"}), with a certificate of its own that the
+     * application's JVM is told to trust: meaningful for a packaged application only, whose JVM takes the properties.
+     */
+    public static final String TLS_ARG = "tls";
+
     private static volatile InfraiEmulator emulator;
     private static volatile int managementPort;
 
     private String pushToken = PUSH_TOKEN;
+    private boolean tls;
 
     public static InfraiEmulator emulator() {
         return emulator;
@@ -39,21 +47,28 @@ public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManag
     @Override
     public void init(Map<String, String> initArgs) {
         pushToken = initArgs.getOrDefault(PUSH_TOKEN_ARG, PUSH_TOKEN);
+        tls = Boolean.parseBoolean(initArgs.get(TLS_ARG));
     }
 
     @Override
     public Map<String, String> start() {
-        emulator = InfraiEmulator.start(EmulatorOptions.defaults().withApiKey(API_KEY));
+        EmulatorOptions options = EmulatorOptions.defaults().withApiKey(API_KEY);
+        LoopbackCertificate certificate = tls ? LoopbackCertificate.create() : null;
+        emulator = InfraiEmulator.start(tls ? options.withTls(certificate.serverOptions()) : options);
         int appPort = Ports.freePort();
         managementPort = Ports.freePort();
         emulator.subscribePush(PUSHED_QUEUE, "http://127.0.0.1:" + appPort + "/q/" + pushToken + "/reminders", SIGNING_SECRET);
-        return Map.of(
+        Map<String, String> config = new HashMap<>(Map.of(
                 "tickler.infrai.base-url", emulator.baseUrl(),
                 "tickler.infrai.api-key", API_KEY,
                 "quarkus.http.test-port", String.valueOf(appPort),
                 "quarkus.management.test-port", String.valueOf(managementPort),
                 // the packaged application of an integration test runs outside test mode, where test ports mean nothing
-                "quarkus.management.port", String.valueOf(managementPort));
+                "quarkus.management.port", String.valueOf(managementPort)));
+        if (tls) {
+            config.putAll(certificate.trustedByTheJvm());
+        }
+        return config;
     }
 
     @Override
