@@ -18,7 +18,7 @@ import io.vertx.core.net.PfxOptions;
 /**
  * A self-signed server certificate for 127.0.0.1 and localhost, made by the JDK's keytool for each run, so that a
  * stand-in can speak TLS as the real party does: its key store for the server, and a trust store holding only this
- * certificate for the client that should trust it. Nobody else trusts it.
+ * certificate for the client that should trust it. Nobody else trusts it; the files go when the JVM exits.
  *
  * @param keyStore   PKCS#12, the server's key and certificate
  * @param trustStore PKCS#12, the certificate alone
@@ -34,6 +34,10 @@ public record LoopbackCertificate(Path keyStore, Path trustStore, String passwor
             Path folder = Files.createTempDirectory("loopback-certificate");
             Path keyStore = folder.resolve("server.p12");
             Path trustStore = folder.resolve("trust.p12");
+            // deleted in the reverse order: the files, then the folder
+            for (Path made : List.of(folder, keyStore, trustStore)) {
+                made.toFile().deleteOnExit();
+            }
             String password = "loopback-" + Long.toHexString(System.nanoTime());
             keytool(List.of("-genkeypair", "-alias", ALIAS, "-keyalg", "EC", "-groupname", "secp256r1",
                     "-dname", "CN=localhost", "-ext", "SAN=ip:127.0.0.1,dns:localhost", "-validity", "2",
