@@ -13,16 +13,23 @@ public final class TransportFailure {
      */
     public static String describe(Throwable failure) {
         String message = messageOf(failure);
-        Throwable root = failure;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
+        Throwable root = deepestCause(failure);
         String rootMessage = root.getMessage();
         return root == failure || rootMessage == null || message.contains(rootMessage) ? message
                 : message + " (" + rootMessage + ")";
     }
 
-    private static String messageOf(Throwable failure) {
+    /** The cause at the bottom of the chain, where the wrappers' messages end and the reason is. */
+    public static Throwable deepestCause(Throwable failure) {
+        Throwable root = failure;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root;
+    }
+
+    /** Its message, or its kind when it has none. */
+    public static String messageOf(Throwable failure) {
         return failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage();
     }
 }

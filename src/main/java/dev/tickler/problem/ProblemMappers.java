@@ -32,6 +32,8 @@ import io.quarkus.security.AuthenticationFailedException;
 import io.quarkus.security.ForbiddenException;
 import io.quarkus.security.UnauthorizedException;
 
+import dev.tickler.http.TransportFailure;
+
 /**
  * The one place that turns failures into RFC 9457 problem+json, for the REST layer (its exception mappers) and for the
  * HTTP edge below it ({@link #write}); no stack trace or class name leaves it.
@@ -230,20 +232,13 @@ public class ProblemMappers {
     @ServerExceptionMapper
     public Response unexpected(Throwable e) {
         if (DatabaseUnreachable.is(e)) {
-            LOG.warnf("answered 503: the database cannot be reached (%s)", rootMessage(e));
+            LOG.warnf("answered 503: the database cannot be reached (%s)",
+                    TransportFailure.messageOf(TransportFailure.deepestCause(e)));
             return Response.fromResponse(toResponse(Problem.of(ProblemType.UNAVAILABLE,
                     "the database cannot be reached; try again shortly")))
                     .header(HttpHeaders.RETRY_AFTER, RETRY_AFTER_SECONDS).build();
         }
         return toResponse(internal(e, "a request"));
-    }
-
-    private static String rootMessage(Throwable e) {
-        Throwable root = e;
-        while (root.getCause() != null && root.getCause() != root) {
-            root = root.getCause();
-        }
-        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
     }
 
     private static String detailFor(ProblemType type) {

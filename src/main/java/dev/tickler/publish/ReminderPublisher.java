@@ -14,6 +14,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 
 import dev.tickler.config.TicklerConfig;
+import dev.tickler.http.TransportFailure;
 import dev.tickler.infrai.InfraiClient;
 import dev.tickler.timeline.EventType;
 import dev.tickler.timeline.Timeline;
@@ -79,8 +80,7 @@ public class ReminderPublisher {
                 detail.put("delay_seconds", delaySeconds);
                 detail.put("publish_key", publication.publishKey());
             } else {
-                detail.put("error", failure.getMessage() == null ? failure.getClass().getSimpleName()
-                        : failure.getMessage());
+                detail.put("error", TransportFailure.messageOf(failure));
             }
             detail.put("via", publication.via().wireName());
             return new TimelineEvent(publication.reminderId(), sentAt,

@@ -53,8 +53,13 @@ public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManag
     @Override
     public Map<String, String> start() {
         EmulatorOptions options = EmulatorOptions.defaults().withApiKey(API_KEY);
-        LoopbackCertificate certificate = tls ? LoopbackCertificate.create() : null;
-        emulator = InfraiEmulator.start(tls ? options.withTls(certificate.serverOptions()) : options);
+        Map<String, String> trust = Map.of();
+        if (tls) {
+            LoopbackCertificate certificate = LoopbackCertificate.create();
+            options = options.withTls(certificate.serverOptions());
+            trust = certificate.trustedByTheJvm();
+        }
+        emulator = InfraiEmulator.start(options);
         int appPort = Ports.freePort();
         managementPort = Ports.freePort();
         emulator.subscribePush(PUSHED_QUEUE, "http://127.0.0.1:" + appPort + "/q/" + pushToken + "/reminders", SIGNING_SECRET);
@@ -65,9 +70,7 @@ public class InfraiEmulatorResource implements QuarkusTestResourceLifecycleManag
                 "quarkus.management.test-port", String.valueOf(managementPort),
                 // the packaged application of an integration test runs outside test mode, where test ports mean nothing
                 "quarkus.management.port", String.valueOf(managementPort)));
-        if (tls) {
-            config.putAll(certificate.trustedByTheJvm());
-        }
+        config.putAll(trust);
         return config;
     }
 
