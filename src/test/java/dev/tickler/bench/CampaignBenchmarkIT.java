@@ -40,9 +40,11 @@ import dev.tickler.testing.PostgresResource;
  * JVM of its own with the image's flags and tickler.notify.rate-limit set to the provider's published quota
  * ({@code -Dcampaign.rate-limit=none}: not set, the pace is learned). {@code -Dcampaign.quota=none
  * -Dcampaign.latency-millis=500} makes the provider one without a quota that takes 500 ms a call, which only the
- * concurrency ceiling bounds. Prints, for every second of the drain, what the provider took and refused beside the
- * application's gauges (how late its own timers ran among them); then the registration rate, the drain time from the
- * due second to the last send, the dispatch lag, the 429s, duplicates and lost reminders; run with
+ * concurrency ceiling bounds. {@code -Dcampaign.warm-up-sends=10000} runs the delivery path first, so that the JVM's
+ * compiler has done its work before the campaign (as in an instance that has been serving) instead of during it.
+ * Prints, for every second of the drain, what the provider took and refused beside the application's gauges (how
+ * late its own timers ran among them); then the registration rate, the drain time from the due second to the last
+ * send, the dispatch lag, the 429s, duplicates and lost reminders; run with
  * {@code mvn -Pbenchmark verify -Dit.test=CampaignBenchmarkIT -Dtest=none -Dsurefire.failIfNoSpecifiedTests=false}.
  */
 @QuarkusIntegrationTest
@@ -86,6 +88,13 @@ class CampaignBenchmarkIT {
     private static final int CLIENTS = 4;
     /** -Dcampaign.measure-held-memory: measure the heap cost of a held reminder 15 s after the reminders fell due. */
     private static final boolean MEASURE_HELD_MEMORY = Boolean.getBoolean("campaign.measure-held-memory");
+    /**
+     * -Dcampaign.warm-up-sends: reminders sent through the whole path (push, claim, send, settlement) before the
+     * campaign, 500 a second, with the provider's quota suspended so that no 429 teaches the pace; 0, the default,
+     * leaves that path to the JVM's compiler during the campaign's first seconds.
+     */
+    private static final int WARM_UP_SENDS = Integer.getInteger("campaign.warm-up-sends", 0);
+    private static final int WARM_UP_SENDS_PER_SECOND = 500;
     /** The least drain time: every send at the quota, none refused, or, faster, every slot of the ceiling busy. */
     private static final Duration PROVIDER_MINIMUM = Duration.ofMillis(Math.max(QUOTA.equals("none") ? 0
             : REMINDERS * 1_000L / Integer.parseInt(QUOTA), REMINDERS * LATENCY_MILLIS / CONCURRENCY_CEILING));
@@ -98,6 +107,7 @@ class CampaignBenchmarkIT {
         Pool pool = Pool.newInstance(PgBuilder.pool().connectingTo(PostgresResource.reactiveUrl()).using(vertx).build());
         try {
             warmUp();
+            warmUpDelivery();
             Instant due = Instant.now().plusSeconds(45).truncatedTo(ChronoUnit.SECONDS);
             long registrationStarted = System.nanoTime();
             int created = register(due);
@@ -170,6 +180,36 @@ class CampaignBenchmarkIT {
         for (int i = 0; i < 20; i++) {
             BatchRegistration.post(http, batch("warm-up-" + i, Instant.now().plus(Duration.ofDays(30)), 200, "email"));
         }
+    }
+
+    /** The delivery path run first, with no 429s; the provider's counts start again from zero after it. */
+    private void warmUpDelivery() throws Exception {
+        if (WARM_UP_SENDS == 0) {
+            return;
+        }
+        QuotaNotifier.quotaSuspended = true;
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        Instant start = Instant.now().plusSeconds(5);
+        long started = System.nanoTime();
+        for (int sent = 0; sent < WARM_UP_SENDS; sent += BATCH) {
+            JsonArray items = new JsonArray();
+            for (int i = sent; i < Math.min(WARM_UP_SENDS, sent + BATCH); i++) {
+                Instant fireAt = start.plusMillis(i * 1_000L / WARM_UP_SENDS_PER_SECOND);
+                items.add(new JsonObject().put("user_id", "warm-up-send-" + i).put("channel", "push")
+                        .put("template", "warm_up").put("fire_at", fireAt.toString()));
+            }
+            BatchRegistration.post(http, new JsonObject().put("items", items).encode());
+        }
+        Instant deadline = start.plusSeconds(WARM_UP_SENDS / WARM_UP_SENDS_PER_SECOND * 3L + 30);
+        while (QuotaNotifier.accepted() < WARM_UP_SENDS && Instant.now().isBefore(deadline)) {
+            Thread.sleep(200);
+        }
+        System.out.printf("campaign: warm-up, %d reminders sent through the whole path in %.1f s, %d answered 429%n",
+                QuotaNotifier.accepted(), (System.nanoTime() - started) / 1e9, QuotaNotifier.rateLimited.get());
+        assertThat(QuotaNotifier.accepted()).isEqualTo(WARM_UP_SENDS);
+        assertThat(QuotaNotifier.rateLimited.get()).isZero();
+        QuotaNotifier.quotaSuspended = false;
+        QuotaNotifier.forget();
     }
 
     private int register(Instant due) throws Exception {
