@@ -1,6 +1,7 @@
 package dev.tickler.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -17,6 +18,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.IntFunction;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -178,7 +180,8 @@ class CampaignBenchmarkIT {
     private void warmUp() throws Exception {
         HttpClient http = HttpClient.newHttpClient();
         for (int i = 0; i < 20; i++) {
-            BatchRegistration.post(http, batch("warm-up-" + i, Instant.now().plus(Duration.ofDays(30)), 200, "email"));
+            Instant later = Instant.now().plus(Duration.ofDays(30));
+            BatchRegistration.post(http, batch("warm-up-" + i, 200, item -> later, "email", "warm_up"));
         }
     }
 
@@ -192,18 +195,14 @@ class CampaignBenchmarkIT {
         Instant start = Instant.now().plusSeconds(5);
         long started = System.nanoTime();
         for (int sent = 0; sent < WARM_UP_SENDS; sent += BATCH) {
-            JsonArray items = new JsonArray();
-            for (int i = sent; i < Math.min(WARM_UP_SENDS, sent + BATCH); i++) {
-                Instant fireAt = start.plusMillis(i * 1_000L / WARM_UP_SENDS_PER_SECOND);
-                items.add(new JsonObject().put("user_id", "warm-up-send-" + i).put("channel", "push")
-                        .put("template", "warm_up").put("fire_at", fireAt.toString()));
-            }
-            BatchRegistration.post(http, new JsonObject().put("items", items).encode());
+            int first = sent;
+            BatchRegistration.post(http, batch("warm-up-send-" + sent, Math.min(BATCH, WARM_UP_SENDS - sent),
+                    item -> start.plusMillis((first + item) * 1_000L / WARM_UP_SENDS_PER_SECOND), "push", "warm_up"));
         }
-        Instant deadline = start.plusSeconds(WARM_UP_SENDS / WARM_UP_SENDS_PER_SECOND * 3L + 30);
-        while (QuotaNotifier.accepted() < WARM_UP_SENDS && Instant.now().isBefore(deadline)) {
-            Thread.sleep(200);
-        }
+        // the sends' own span three times over, and the 5 s before the first
+        Duration patience = Duration.ofSeconds(35 + 3L * WARM_UP_SENDS / WARM_UP_SENDS_PER_SECOND);
+        await().atMost(patience).pollInterval(Duration.ofMillis(200))
+                .until(() -> QuotaNotifier.accepted() >= WARM_UP_SENDS);
         System.out.printf("campaign: warm-up, %d reminders sent through the whole path in %.1f s, %d answered 429%n",
                 QuotaNotifier.accepted(), (System.nanoTime() - started) / 1e9, QuotaNotifier.rateLimited.get());
         assertThat(QuotaNotifier.accepted()).isEqualTo(WARM_UP_SENDS);
@@ -218,7 +217,7 @@ class CampaignBenchmarkIT {
         try {
             List<Future<Integer>> answers = new ArrayList<>();
             for (int b = 0; b < REMINDERS / BATCH; b++) {
-                String body = batch("campaign-" + b, due, BATCH, "push");
+                String body = batch("campaign-" + b, BATCH, item -> due, "push", "campaign");
                 answers.add(clients.submit(() -> BatchRegistration.post(http, body)));
             }
             int created = 0;
@@ -231,11 +230,12 @@ class CampaignBenchmarkIT {
         }
     }
 
-    private static String batch(String prefix, Instant fireAt, int size, String channel) {
+    /** A batch registration's body: {@code size} users of the prefix, each item's fire_at by its place. */
+    private static String batch(String prefix, int size, IntFunction<Instant> fireAt, String channel, String template) {
         JsonArray items = new JsonArray();
         for (int i = 0; i < size; i++) {
             items.add(new JsonObject().put("user_id", prefix + "-" + i).put("channel", channel)
-                    .put("template", channel.equals("push") ? "campaign" : "warm_up").put("fire_at", fireAt.toString())
+                    .put("template", template).put("fire_at", fireAt.apply(i).toString())
                     .put("data", new JsonObject().put("plan", "pro")));
         }
         return new JsonObject().put("items", items).encode();
