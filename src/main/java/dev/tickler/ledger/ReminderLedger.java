@@ -17,11 +17,15 @@ import static dev.tickler.timeline.TimelineSql.recordingAnswering;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -43,7 +47,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
 
 import dev.tickler.config.TicklerConfig;
 import dev.tickler.db.NamedSql;
-import dev.tickler.db.PipelinedStatement;
 import dev.tickler.db.StatementBatcher;
 import dev.tickler.db.UnnestedStatement;
 import dev.tickler.db.WireNamed;
@@ -84,8 +87,8 @@ public class ReminderLedger {
     private static final String KEY_TAKEN = " ON CONFLICT (tenant, key) WHERE " + LIVE_KEY + " DO NOTHING";
 
     /** The registered event names the key that registered it, and the reminder's own key and tags when it has them. */
-    private static final Event REGISTERED_BY = Event.of(":now", EventType.REGISTERED, "'by'", ":by::text", "'key'",
-            "changed.key", "'tags'", "NULLIF(changed.tags, '{}')");
+    private static final Event REGISTERED_BY = Event.of("changed.created_at", EventType.REGISTERED, "'by'",
+            ":by::text", "'key'", "changed.key", "'tags'", "NULLIF(changed.tags, '{}')");
 
     /** The rows of the caller's tenant, or of every tenant when :tenant is NULL (an operator, or the system). */
     private static final String OF_TENANT = "(:tenant::text IS NULL OR tenant = :tenant)";
@@ -95,7 +98,11 @@ public class ReminderLedger {
      * caller's, not dispatch lag.
      */
     private static String dueFromCreation(String fireAt) {
-        return "CASE WHEN " + fireAt + " < :now::timestamptz THEN :now::timestamptz END";
+        return dueFromCreation(fireAt, ":now::timestamptz");
+    }
+
+    private static String dueFromCreation(String fireAt, String now) {
+        return "CASE WHEN " + fireAt + " < " + now + " THEN " + now + " END";
     }
 
     /** A reminder without a key; trace_context is the request's traceparent or null. */
@@ -169,17 +176,22 @@ public class ReminderLedger {
             + " ORDER BY state IN " + ReminderState.liveSqlList() + " DESC, updated_at DESC, id DESC LIMIT 1");
 
     /**
-     * A batch registration's rows without keys in one statement, in the order given; a natural key taken, or repeated,
-     * inserts nothing. Each row's tags come as a JSON array (an array of arrays would not unnest row by row).
+     * Many registrations without keys of one tenant and caller in one statement, in the order given; a natural key
+     * taken, or repeated, inserts nothing. Each row has its own registration time and trace context (registrations that
+     * lingered together came in different requests), and its tags as a JSON array (an array of arrays would not
+     * unnest row by row). The statement answers the rows it inserted, not which registration each came from: the
+     * caller finds that by natural key, as a lookup of each row in the arrays would have the server plan the
+     * statement afresh on every call.
      */
     private static final NamedSql REGISTER_ALL = NamedSql.of(recording("INSERT INTO reminders (user_id, channel,"
             + " template, fire_at, tz, data, expires_at, created_at, updated_at, urgent, trace_context, deferred_until,"
-            + " tenant, tags) SELECT u, c, t, f, z, d::jsonb, e, :now, :now, g, :trace_context, " + dueFromCreation("f")
+            + " tenant, tags) SELECT u, c, t, f, z, d::jsonb, e, w, w, g, x, " + dueFromCreation("f", "w")
             + ", :tenant, ARRAY(SELECT tag FROM jsonb_array_elements_text(tg::jsonb) WITH ORDINALITY AS each(tag, at)"
             + " ORDER BY at)"
             + " FROM unnest(:user_ids::text[], :channels::text[], :templates::text[], :fire_ats::timestamptz[],"
-            + " :zones::text[], :data::text[], :expires_ats::timestamptz[], :urgent::boolean[], :tags::text[])"
-            + " WITH ORDINALITY AS i(u, c, t, f, z, d, e, g, tg, n) ORDER BY n" + NATURAL_KEY_TAKEN
+            + " :zones::text[], :data::text[], :expires_ats::timestamptz[], :urgent::boolean[], :tags::text[],"
+            + " :nows::timestamptz[], :trace_contexts::text[])"
+            + " WITH ORDINALITY AS i(u, c, t, f, z, d, e, g, tg, w, x, n) ORDER BY n" + NATURAL_KEY_TAKEN
             + " RETURNING " + ReminderRow.COLUMNS, REGISTERED_BY));
 
     private static final NamedSql FIND = NamedSql.of("SELECT " + ReminderRow.COLUMNS + " FROM reminders WHERE id = :id"
@@ -537,7 +549,7 @@ public class ReminderLedger {
     private final NamedSql expireHeld;
     private final NamedSql skipHeld;
     private final NamedSql expireWaiting;
-    private final StatementBatcher<Tuple, Optional<ReminderRow>> registrations;
+    private final StatementBatcher<Registering, Optional<ReminderRow>> registrations;
     private final StatementBatcher<Tuple, Optional<ReminderRow>> handOffs;
     private final Function<List<Tuple>, Uni<List<Optional<ReminderRow>>>> handOff;
     private final StatementBatcher<Tuple, Optional<Claim>> claims;
@@ -558,15 +570,10 @@ public class ReminderLedger {
         this.expireWaiting = expireWaiting(outbox);
         Comparator<Tuple> byRowId = Comparator.comparingLong(parameters -> parameters.getLong(0));
         // the natural key is what concurrent inserts of the same reminder wait on: taken in one order, no deadlock
-        int user = REGISTER.position("user_id");
-        int template = REGISTER.position("template");
-        int fireAt = REGISTER.position("fire_at");
-        Comparator<Tuple> byNaturalKey = Comparator.<Tuple, String> comparing(insert -> insert.getString(user))
-                .thenComparing(insert -> insert.getString(template))
-                .thenComparing(insert -> insert.getOffsetDateTime(fireAt));
+        Comparator<Registering> byNaturalKey = Comparator.comparing(Registering::reminder, NATURAL_KEY_ORDER);
         Duration registrationLinger = StatementBatcher.configuredLinger("tickler.api.registration-linger",
                 config.api().registrationLinger(), "PT0.01S");
-        this.registrations = new StatementBatcher<>(PipelinedStatement.of(pool, REGISTER.sql(), ReminderLedger::rowIn),
+        this.registrations = new StatementBatcher<>(this::registerLingering,
                 byNaturalKey, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger, System::nanoTime, pause::after);
         this.handOff = UnnestedStatement.of(pool, HAND_OFF, HAND_OFF_COLUMNS, row -> Optional.of(ReminderRow.from(row)),
                 Optional.empty());
@@ -597,11 +604,74 @@ public class ReminderLedger {
      */
     public Uni<Optional<ReminderRow>> register(NewReminder reminder, String tenant, String by, Instant now,
             String traceContext) {
-        Tuple values = REGISTER.bind(withBody(reminder, "tenant", tenant, "now", utc(now), "trace_context", traceContext,
-                "by", by));
-        return registrations.submit(values)
-                .onFailure().recoverWithUni(batchFailure -> pool.preparedQuery(REGISTER.sql()).execute(values)
-                        .map(ReminderLedger::rowIn));
+        Registering registering = new Registering(reminder, tenant, by, utc(now), traceContext);
+        return registrations.submit(registering)
+                .onFailure().recoverWithUni(batchFailure -> pool.preparedQuery(REGISTER.sql())
+                        .execute(registering.values()).map(ReminderLedger::rowIn));
+    }
+
+    /** A registration without a key waiting in the batcher, with who registers it, when, and in what trace. */
+    private record Registering(NewReminder reminder, String tenant, String by, OffsetDateTime now,
+            String traceContext) {
+
+        Caller caller() {
+            return new Caller(tenant, by);
+        }
+
+        /** The parameters of the registration alone. */
+        Tuple values() {
+            return REGISTER.bind(withBody(reminder, "tenant", tenant, "now", now, "trace_context", traceContext,
+                    "by", by));
+        }
+    }
+
+    /** Who registers: the rows of one statement share their tenant and the caller their registered events name. */
+    private record Caller(String tenant, String by) {
+    }
+
+    /**
+     * Registrations that lingered together, pipelined on one connection: each caller's in one statement over unnested
+     * arrays, one that registers alone as a plain insert (cheaper for one row), and the callers' statements in one
+     * transaction, so that a failed batch wrote nothing and each of its registrations, tried again alone, is created by
+     * its own insert. Each is answered with its new row, or nothing when its natural key was taken, by an earlier one
+     * of the batch too.
+     */
+    private Uni<List<Optional<ReminderRow>>> registerLingering(List<Registering> batch) {
+        Map<Caller, List<Integer>> byCaller = new LinkedHashMap<>();
+        for (int i = 0; i < batch.size(); i++) {
+            byCaller.computeIfAbsent(batch.get(i).caller(), caller -> new ArrayList<>()).add(i);
+        }
+        List<List<Integer>> groups = List.copyOf(byCaller.values());
+        Function<SqlConnection, Uni<List<List<Optional<ReminderRow>>>>> register = connection -> Uni.join()
+                .all(groups.stream().map(group -> registerTogether(connection, group.stream().map(batch::get).toList()))
+                        .toList())
+                .andFailFast();
+        return (groups.size() == 1 ? pool.withConnection(register) : pool.withTransaction(register))
+                .map(answeredByGroup -> {
+                    List<Optional<ReminderRow>> answers = new ArrayList<>(batch.size());
+                    answers.addAll(Collections.nCopies(batch.size(), Optional.empty()));
+                    for (int g = 0; g < groups.size(); g++) {
+                        List<Integer> positions = groups.get(g);
+                        for (int i = 0; i < positions.size(); i++) {
+                            answers.set(positions.get(i), answeredByGroup.get(g).get(i));
+                        }
+                    }
+                    return answers;
+                });
+    }
+
+    private static Uni<List<Optional<ReminderRow>>> registerTogether(SqlConnection connection,
+            List<Registering> together) {
+        if (together.size() == 1) {
+            return connection.preparedQuery(REGISTER.sql()).execute(together.get(0).values())
+                    .map(rows -> List.of(rowIn(rows)));
+        }
+        Caller caller = together.get(0).caller();
+        List<NewReminder> reminders = together.stream().map(Registering::reminder).toList();
+        return connection.preparedQuery(REGISTER_ALL.sql()).execute(registerAllValues(reminders, caller.tenant(),
+                        caller.by(), together.stream().map(Registering::now).toArray(OffsetDateTime[]::new),
+                        together.stream().map(Registering::traceContext).toArray(String[]::new)))
+                .map(inserted -> createdRows(reminders, inserted));
     }
 
     /**
@@ -613,18 +683,19 @@ public class ReminderLedger {
             String traceContext) {
         // in natural-key order, as concurrent batches take the unique index's locks; the first copy first
         List<NewReminder> ordered = reminders.stream().sorted(NATURAL_KEY_ORDER).toList();
-        Tuple values = REGISTER_ALL.bind(concat(bodies(ordered), new Object[] { "tenant", tenant, "now", utc(now),
-                "by", by, "trace_context", traceContext }));
+        OffsetDateTime[] nows = new OffsetDateTime[ordered.size()];
+        Arrays.fill(nows, utc(now));
+        String[] traceContexts = new String[ordered.size()];
+        Arrays.fill(traceContexts, traceContext);
+        Tuple values = registerAllValues(ordered, tenant, by, nows, traceContexts);
         return pool.preparedQuery(REGISTER_ALL.sql()).execute(values).chain(inserted -> {
-            Map<NaturalKey, ReminderRow> created = byNaturalKey(inserted);
-            // the first copy of a created key is answered as created; every other item meets the stored row
-            Set<NaturalKey> answeredAsCreated = new HashSet<>();
+            List<Optional<ReminderRow>> created = createdRows(reminders, inserted);
+            // every item but the first copy of a created key meets the stored row
             Registration[] registrations = new Registration[reminders.size()];
             List<Integer> repeated = new ArrayList<>();
             for (int i = 0; i < reminders.size(); i++) {
-                NaturalKey key = NaturalKey.of(reminders.get(i));
-                if (created.containsKey(key) && answeredAsCreated.add(key)) {
-                    registrations[i] = new Registration(created.get(key), true);
+                if (created.get(i).isPresent()) {
+                    registrations[i] = new Registration(created.get(i).get(), true);
                 } else {
                     repeated.add(i);
                 }
@@ -1125,6 +1196,28 @@ public class ReminderLedger {
         return reminder.expiresAfter() == null ? null : utc(reminder.fireAt().plus(reminder.expiresAfter()));
     }
 
+    /** The parameters of {@link #REGISTER_ALL}: the registrations' bodies, times and trace contexts in its order. */
+    private static Tuple registerAllValues(List<NewReminder> reminders, String tenant, String by, OffsetDateTime[] nows,
+            String[] traceContexts) {
+        return REGISTER_ALL.bind(concat(bodies(reminders), new Object[] { "tenant", tenant, "by", by, "nows", nows,
+                "trace_contexts", traceContexts }));
+    }
+
+    /**
+     * Each registration's row when the statement that inserted {@code inserted} created it, in the registrations'
+     * order; of copies of one natural key, the first is answered with the row, the others with nothing.
+     */
+    private static List<Optional<ReminderRow>> createdRows(List<NewReminder> reminders, RowSet<Row> inserted) {
+        Map<NaturalKey, ReminderRow> created = byNaturalKey(inserted);
+        Set<NaturalKey> answered = new HashSet<>();
+        List<Optional<ReminderRow>> rows = new ArrayList<>(reminders.size());
+        for (NewReminder reminder : reminders) {
+            NaturalKey key = NaturalKey.of(reminder);
+            rows.add(created.containsKey(key) && answered.add(key) ? Optional.of(created.get(key)) : Optional.empty());
+        }
+        return rows;
+    }
+
     private static Map<NaturalKey, ReminderRow> byNaturalKey(RowSet<Row> rows) {
         Map<NaturalKey, ReminderRow> byKey = new HashMap<>();
         for (Row row : rows) {
@@ -1137,8 +1230,10 @@ public class ReminderLedger {
     /** What makes a registration the same registration (docs/contract.md#registration-api). */
     private record NaturalKey(String userId, String template, Instant fireAt) {
 
+        /** Its fire_at as Postgres keeps it: to the microsecond. */
         static NaturalKey of(NewReminder reminder) {
-            return new NaturalKey(reminder.userId(), reminder.template(), reminder.fireAt());
+            return new NaturalKey(reminder.userId(), reminder.template(),
+                    reminder.fireAt().truncatedTo(ChronoUnit.MICROS));
         }
     }
 
