@@ -54,8 +54,9 @@ public class CallbackRepository {
      */
     private static final String RECORD = "UPDATE callback_events e SET attempts = e.attempts + 1,"
             + " last_status = try.status, last_error = try.error, delivered_at = try.delivered_at,"
-            + " next_attempt_at = try.next_attempt_at FROM unnest($1::bigint[], $2::timestamptz[], $3::int[],"
-            + " $4::text[], $5::timestamptz[], $6::timestamptz[]) WITH ORDINALITY AS try(try_id, held_until, status,"
+            + " next_attempt_at = try.next_attempt_at FROM " + UnnestedStatement.unnest("$1::bigint[]",
+                    "$2::timestamptz[]", "$3::int[]", "$4::text[]", "$5::timestamptz[]", "$6::timestamptz[]")
+            + " WITH ORDINALITY AS try(try_id, held_until, status,"
             + " error, delivered_at, next_attempt_at, " + UnnestedStatement.POSITION + ")"
             + " WHERE e.id = try.try_id AND e.next_attempt_at = try.held_until AND e.delivered_at IS NULL"
             + " RETURNING try." + UnnestedStatement.POSITION;

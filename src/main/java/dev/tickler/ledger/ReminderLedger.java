@@ -188,9 +188,9 @@ public class ReminderLedger {
             + " tenant, tags) SELECT u, c, t, f, z, d::jsonb, e, w, w, g, x, " + dueFromCreation("f", "w")
             + ", :tenant, ARRAY(SELECT tag FROM jsonb_array_elements_text(tg::jsonb) WITH ORDINALITY AS each(tag, at)"
             + " ORDER BY at)"
-            + " FROM unnest(:user_ids::text[], :channels::text[], :templates::text[], :fire_ats::timestamptz[],"
-            + " :zones::text[], :data::text[], :expires_ats::timestamptz[], :urgent::boolean[], :tags::text[],"
-            + " :nows::timestamptz[], :trace_contexts::text[])"
+            + " FROM " + UnnestedStatement.unnest(":user_ids::text[]", ":channels::text[]", ":templates::text[]",
+                    ":fire_ats::timestamptz[]", ":zones::text[]", ":data::text[]", ":expires_ats::timestamptz[]",
+                    ":urgent::boolean[]", ":tags::text[]", ":nows::timestamptz[]", ":trace_contexts::text[]")
             + " WITH ORDINALITY AS i(u, c, t, f, z, d, e, g, tg, w, x, n) ORDER BY n" + NATURAL_KEY_TAKEN
             + " RETURNING " + ReminderRow.COLUMNS, REGISTERED_BY));
 
@@ -245,8 +245,9 @@ public class ReminderLedger {
      */
     private static final String HAND_OFF = recording("UPDATE reminders SET state = " + HANDED_OFF.sql()
             + ", message_id = mark.new_message_id, updated_at = mark.marked_at"
-            + " FROM unnest($1::bigint[], $2::int[], $3::int[], $4::text[], $5::timestamptz[], $6::timestamptz[],"
-            + " $7::text[]) WITH ORDINALITY AS mark(mark_id, mark_version, mark_handoff, new_message_id, marked_at,"
+            + " FROM " + UnnestedStatement.unnest("$1::bigint[]", "$2::int[]", "$3::int[]", "$4::text[]",
+                    "$5::timestamptz[]", "$6::timestamptz[]", "$7::text[]")
+            + " WITH ORDINALITY AS mark(mark_id, mark_version, mark_handoff, new_message_id, marked_at,"
             + " published_at, published_detail, " + UnnestedStatement.POSITION
             + ") WHERE id = mark.mark_id AND version = mark.mark_version AND handoff = mark.mark_handoff"
             + " AND state = " + PENDING.sql() + " RETURNING mark." + UnnestedStatement.POSITION
@@ -306,9 +307,10 @@ public class ReminderLedger {
      */
     public static final String CLAIM = recording("UPDATE reminders SET state = " + DELIVERING.sql()
             + ", lease_until = claim.new_lease, claimed_at = claim.claim_time, updated_at = claim.claim_time"
-            + " FROM unnest($1::bigint[], $2::int[], $3::timestamptz[], $4::timestamptz[], $5::text[],"
-            + " $6::timestamptz[], $7::int[]) WITH ORDINALITY AS claim(claim_id, claim_version, new_lease, claim_time,"
-            + " transport, due_by, delivery_count, " + UnnestedStatement.POSITION + ")"
+            + " FROM " + UnnestedStatement.unnest("$1::bigint[]", "$2::int[]", "$3::timestamptz[]",
+                    "$4::timestamptz[]", "$5::text[]", "$6::timestamptz[]", "$7::int[]")
+            + " WITH ORDINALITY AS claim(claim_id, claim_version, new_lease, claim_time, transport,"
+            + " due_by, delivery_count, " + UnnestedStatement.POSITION + ")"
             + " WHERE id = claim.claim_id AND version = claim.claim_version" + claimable("claim.claim_time")
             + " AND " + Deferrals.DUE + " <= claim.due_by"
             + " RETURNING claim." + UnnestedStatement.POSITION + ", claim.transport, claim.delivery_count, "
@@ -373,10 +375,11 @@ public class ReminderLedger {
     public static String settleSent(CallbackOutbox outbox) {
         return outbox.finishing("UPDATE reminders SET state = " + SENT.sql()
                 + ", sent_at = send.settled_at, attempts = send.attempt, last_error = NULL, lease_until = NULL,"
-                + " updated_at = send.settled_at FROM unnest($1::bigint[], $2::int[], $3::timestamptz[],"
-                + " $4::timestamptz[], $5::int[], $6::text[], $7::bigint[], $8::text[], $9::timestamptz[]) WITH"
-                + " ORDINALITY AS send(send_id, send_version, held_claim, settled_at, attempt, status, latency_ms, error,"
-                + " answered_at, " + UnnestedStatement.POSITION + ")"
+                + " updated_at = send.settled_at FROM " + UnnestedStatement.unnest("$1::bigint[]", "$2::int[]",
+                        "$3::timestamptz[]", "$4::timestamptz[]", "$5::int[]", "$6::text[]", "$7::bigint[]",
+                        "$8::text[]", "$9::timestamptz[]")
+                + " WITH ORDINALITY AS send(send_id, send_version, held_claim, settled_at, attempt, status,"
+                + " latency_ms, error, answered_at, " + UnnestedStatement.POSITION + ")"
                 + " WHERE id = send.send_id AND version = send.send_version"
                 // the held claim in a form no index can serve, so that the only way in is the primary key: by this
                 // condition the planner could walk the partial index of delivering rows, which under load holds

@@ -8,12 +8,14 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.UUID;
 
 import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Multi;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -108,6 +110,33 @@ class ClaimBatchStatementTest {
         } finally {
             database.execute("DELETE FROM reminders WHERE user_id = $1", user);
         }
+    }
+
+    @Test
+    void aConnectionSettlesOnTheGenericPlanWhateverTheSizeOfItsFirstBatches() {
+        OffsetDateTime now = OffsetDateTime.now(ZoneOffset.UTC).truncatedTo(ChronoUnit.MICROS);
+        // batches of one row, of no row there: a custom plan for one row looks cheaper than a generic plan for any
+        assertThat(plansAfterEightBatches(ReminderLedger.CLAIM, ReminderLedger.CLAIM_COLUMNS,
+                claim(Long.MAX_VALUE, 0, now))).isEqualTo("5 custom, 3 generic");
+        assertThat(plansAfterEightBatches(SETTLE_SENT, ReminderLedger.SEND_COLUMNS, send(Long.MAX_VALUE, now, now)))
+                .isEqualTo("5 custom, 3 generic");
+    }
+
+    /**
+     * How the connection that ran the statement eight times planned it (pg_prepared_statements); the statement marked
+     * as this call's, so that no earlier run on the connection counts.
+     */
+    private String plansAfterEightBatches(String batched, List<Class<?>> columns, Tuple write) {
+        String statement = batched + " /* " + UUID.randomUUID() + " */";
+        Tuple arrays = UnnestedStatement.arraysOf(List.of(write), columns);
+        return pool.withConnection(connection -> Multi.createFrom().range(0, 8)
+                .onItem().transformToUniAndConcatenate(i -> connection.preparedQuery(statement).execute(arrays))
+                .collect().last()
+                .chain(() -> connection.preparedQuery("SELECT custom_plans || ' custom, ' || generic_plans"
+                        + " || ' generic' FROM pg_prepared_statements WHERE statement = $1")
+                        .execute(Tuple.of(statement)))
+                .map(rows -> rows.iterator().next().getString(0)))
+                .await().atMost(Duration.ofSeconds(10));
     }
 
     /** Both the plan for these very arrays and the generic plan Postgres may settle on after a few executions. */

@@ -25,10 +25,10 @@ import dev.tickler.testing.AtOnce;
 import dev.tickler.testing.Database;
 
 /**
- * Registrations that arrive together share a statement (docs/api.md, "Registrations linger for company"): each
- * caller's in one insert over unnested arrays. Whatever they share, each registration is answered and recorded as if it
- * had come alone: one reminder per natural key, created once and found by its repeats, its registered event naming the
- * caller that created it, its fire_at kept to the microsecond.
+ * Registrations that arrive together share a statement (docs/api.md, "Batch registration and the registration
+ * path"): each caller's in one insert over unnested arrays. Whatever they share, each registration is answered and
+ * recorded as if it had come alone: one reminder per natural key, created once and found by its repeats, its registered
+ * event naming the caller that created it, its fire_at kept to the microsecond.
  */
 @QuarkusTest
 class LingeringRegistrationsTest {
