@@ -19,7 +19,6 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
@@ -669,12 +668,8 @@ public class ReminderLedger {
             return connection.preparedQuery(REGISTER.sql()).execute(together.get(0).values())
                     .map(rows -> List.of(rowIn(rows)));
         }
-        Caller caller = together.get(0).caller();
-        List<NewReminder> reminders = together.stream().map(Registering::reminder).toList();
-        return connection.preparedQuery(REGISTER_ALL.sql()).execute(registerAllValues(reminders, caller.tenant(),
-                        caller.by(), together.stream().map(Registering::now).toArray(OffsetDateTime[]::new),
-                        together.stream().map(Registering::traceContext).toArray(String[]::new)))
-                .map(inserted -> createdRows(reminders, inserted));
+        return connection.preparedQuery(REGISTER_ALL.sql()).execute(registerAllValues(together))
+                .map(inserted -> createdRows(together.stream().map(Registering::reminder).toList(), inserted));
     }
 
     /**
@@ -685,13 +680,9 @@ public class ReminderLedger {
     public Uni<List<Registration>> registerAll(List<NewReminder> reminders, String tenant, String by, Instant now,
             String traceContext) {
         // in natural-key order, as concurrent batches take the unique index's locks; the first copy first
-        List<NewReminder> ordered = reminders.stream().sorted(NATURAL_KEY_ORDER).toList();
-        OffsetDateTime[] nows = new OffsetDateTime[ordered.size()];
-        Arrays.fill(nows, utc(now));
-        String[] traceContexts = new String[ordered.size()];
-        Arrays.fill(traceContexts, traceContext);
-        Tuple values = registerAllValues(ordered, tenant, by, nows, traceContexts);
-        return pool.preparedQuery(REGISTER_ALL.sql()).execute(values).chain(inserted -> {
+        List<Registering> ordered = reminders.stream().sorted(NATURAL_KEY_ORDER)
+                .map(reminder -> new Registering(reminder, tenant, by, utc(now), traceContext)).toList();
+        return pool.preparedQuery(REGISTER_ALL.sql()).execute(registerAllValues(ordered)).chain(inserted -> {
             List<Optional<ReminderRow>> created = createdRows(reminders, inserted);
             // every item but the first copy of a created key meets the stored row
             Registration[] registrations = new Registration[reminders.size()];
@@ -1199,11 +1190,16 @@ public class ReminderLedger {
         return reminder.expiresAfter() == null ? null : utc(reminder.fireAt().plus(reminder.expiresAfter()));
     }
 
-    /** The parameters of {@link #REGISTER_ALL}: the registrations' bodies, times and trace contexts in its order. */
-    private static Tuple registerAllValues(List<NewReminder> reminders, String tenant, String by, OffsetDateTime[] nows,
-            String[] traceContexts) {
-        return REGISTER_ALL.bind(concat(bodies(reminders), new Object[] { "tenant", tenant, "by", by, "nows", nows,
-                "trace_contexts", traceContexts }));
+    /**
+     * The parameters of {@link #REGISTER_ALL} for registrations of one caller (at least one): their bodies, times and
+     * trace contexts, in the order given.
+     */
+    private static Tuple registerAllValues(List<Registering> together) {
+        Caller caller = together.get(0).caller();
+        return REGISTER_ALL.bind(concat(bodies(together.stream().map(Registering::reminder).toList()), new Object[] {
+                "tenant", caller.tenant(), "by", caller.by(),
+                "nows", together.stream().map(Registering::now).toArray(OffsetDateTime[]::new),
+                "trace_contexts", together.stream().map(Registering::traceContext).toArray(String[]::new) }));
     }
 
     /**
