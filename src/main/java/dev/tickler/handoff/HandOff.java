@@ -26,6 +26,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
+import dev.tickler.ledger.Created;
 import dev.tickler.ledger.HeldClaim;
 import dev.tickler.ledger.ReminderLedger.HandOffMark;
 import dev.tickler.ledger.ReminderLedger;
@@ -106,9 +107,16 @@ public class HandOff {
                 .description("Hand-offs whose publish failed; the reminder stays pending for the sweep").register(registry);
     }
 
-    /** {@link #handOff(List, Via)} of one row; answers it as it now is. */
+    /** {@link #handOffIfDue(List, Via)} of one row; answers it as it now is. */
     public Uni<ReminderRow> handOffIfDue(ReminderRow row, Via via) {
         return handOffIfDue(List.of(row), via).map(rows -> rows.get(0));
+    }
+
+    /** The same for a reminder just registered, under the quiet hours its insert read. */
+    public Uni<ReminderRow> handOffIfDue(Created created, Via via) {
+        ReminderRow row = created.reminder();
+        return handOffIfDue(List.of(row), Map.of(new TenantUser(row.tenant(), row.userId()), created.quietHours()), via)
+                .map(rows -> rows.get(0));
     }
 
     /**
@@ -116,13 +124,18 @@ public class HandOff {
      * caller's; a schedule whose occurrence it ended is followed up at once. Answers every row as it now is, in order.
      */
     public Uni<List<ReminderRow>> handOffIfDue(List<ReminderRow> rows, Via via) {
+        return handOffIfDue(rows, Map.of(), via);
+    }
+
+    private Uni<List<ReminderRow>> handOffIfDue(List<ReminderRow> rows, Map<TenantUser, Optional<QuietHours>> read,
+            Via via) {
         List<Candidate> due = rows.stream()
                 .filter(row -> row.state() == ReminderState.PENDING && publisher.withinCeiling(row.fireAt()))
                 .map(Candidate::of).toList();
         if (due.isEmpty()) {
             return Uni.createFrom().item(rows);
         }
-        return handOff(null, due, via)
+        return handOff(null, due, read, via)
                 .call(outcome -> followUp(outcome.endedOccurrencesOf()))
                 .map(outcome -> {
                     Map<Long, ReminderRow> changed = new HashMap<>();
@@ -136,7 +149,7 @@ public class HandOff {
      * schedules whose occurrences it ended are for the caller to follow up once it has committed.
      */
     public Uni<HandedOff> handOffLocked(SqlConnection connection, List<Candidate> candidates, Via via) {
-        return handOff(connection, candidates, via);
+        return handOff(connection, candidates, Map.of(), via);
     }
 
     /**
@@ -169,17 +182,26 @@ public class HandOff {
                 });
     }
 
-    /** The decision, the publishes and the marks; {@code connection} null: outside any transaction of the caller's. */
-    private Uni<HandedOff> handOff(SqlConnection connection, List<Candidate> candidates, Via via) {
+    /**
+     * The decision, the publishes and the marks; {@code connection} null: outside any transaction of the caller's.
+     * {@code read}: quiet hours the caller read already (empty: the user has none), the others' are read here.
+     */
+    private Uni<HandedOff> handOff(SqlConnection connection, List<Candidate> candidates,
+            Map<TenantUser, Optional<QuietHours>> read, Via via) {
         Set<TenantUser> users = candidates.stream().filter(candidate -> !candidate.urgent())
-                .map(candidate -> new TenantUser(candidate.tenant(), candidate.userId())).collect(Collectors.toSet());
+                .map(candidate -> new TenantUser(candidate.tenant(), candidate.userId()))
+                .filter(user -> !read.containsKey(user)).collect(Collectors.toSet());
         Uni<Map<TenantUser, QuietHours>> quiet = users.isEmpty() ? Uni.createFrom().item(Map.of())
                 : quietHours.forUsers(users).onFailure().recoverWithItem(failure -> {
                     LOG.warnf("quiet hours of %d users could not be read (%s); handed off as due, their sends check"
                             + " them again", users.size(), failure.getMessage());
                     return Map.of();
                 });
-        return quiet.chain(byUser -> decideAndPublish(connection, candidates, byUser, via));
+        return quiet.map(found -> {
+            Map<TenantUser, QuietHours> byUser = new HashMap<>(found);
+            read.forEach((user, hours) -> hours.ifPresent(known -> byUser.put(user, known)));
+            return byUser;
+        }).chain(byUser -> decideAndPublish(connection, candidates, byUser, via));
     }
 
     private Uni<HandedOff> decideAndPublish(SqlConnection connection, List<Candidate> candidates,

@@ -104,12 +104,15 @@ public class ReminderLedger {
         return "CASE WHEN " + fireAt + " < " + now + " THEN " + now + " END";
     }
 
+    /** A new row with its user's quiet hours, which its hand-off needs next ({@link Created}). */
+    private static final String CREATED_COLUMNS = ReminderRow.COLUMNS + ", " + QuietHoursRepository.OF_REMINDER;
+
     /** A reminder without a key; trace_context is the request's traceparent or null. */
     static final NamedSql REGISTER = NamedSql.of(recording("INSERT INTO reminders (user_id, channel, template, fire_at,"
             + " tz, data, expires_at, created_at, updated_at, urgent, trace_context, deferred_until, tenant, tags) VALUES"
             + " (:user_id, :channel, :template, :fire_at, :tz, :data, :expires_at, :now, :now, :urgent, :trace_context, "
             + dueFromCreation(":fire_at::timestamptz") + ", :tenant, :tags::varchar[])" + NATURAL_KEY_TAKEN + " RETURNING "
-            + ReminderRow.COLUMNS, REGISTERED_BY));
+            + CREATED_COLUMNS, REGISTERED_BY));
 
     /**
      * The fields of a registration's body that the row {@code r} holds otherwise, by their names in the body (an
@@ -191,7 +194,7 @@ public class ReminderLedger {
                     ":fire_ats::timestamptz[]", ":zones::text[]", ":data::text[]", ":expires_ats::timestamptz[]",
                     ":urgent::boolean[]", ":tags::text[]", ":nows::timestamptz[]", ":trace_contexts::text[]")
             + " WITH ORDINALITY AS i(u, c, t, f, z, d, e, g, tg, w, x, n) ORDER BY n" + NATURAL_KEY_TAKEN
-            + " RETURNING " + ReminderRow.COLUMNS, REGISTERED_BY));
+            + " RETURNING " + CREATED_COLUMNS, REGISTERED_BY));
 
     private static final NamedSql FIND = NamedSql.of("SELECT " + ReminderRow.COLUMNS + " FROM reminders WHERE id = :id"
             + " AND " + OF_TENANT);
@@ -551,7 +554,7 @@ public class ReminderLedger {
     private final NamedSql expireHeld;
     private final NamedSql skipHeld;
     private final NamedSql expireWaiting;
-    private final StatementBatcher<Registering, Optional<ReminderRow>> registrations;
+    private final StatementBatcher<Registering, Optional<Created>> registrations;
     private final StatementBatcher<Tuple, Optional<ReminderRow>> handOffs;
     private final Function<List<Tuple>, Uni<List<Optional<ReminderRow>>>> handOff;
     private final StatementBatcher<Tuple, Optional<Claim>> claims;
@@ -604,12 +607,12 @@ public class ReminderLedger {
      * Should its batch fail, the insert is tried once more on its own, so one bad write does not fail its neighbours.
      * traceContext is the registering request's traceparent, null when tracing is off.
      */
-    public Uni<Optional<ReminderRow>> register(NewReminder reminder, String tenant, String by, Instant now,
+    public Uni<Optional<Created>> register(NewReminder reminder, String tenant, String by, Instant now,
             String traceContext) {
         Registering registering = new Registering(reminder, tenant, by, utc(now), traceContext);
         return registrations.submit(registering)
                 .onFailure().recoverWithUni(batchFailure -> pool.preparedQuery(REGISTER.sql())
-                        .execute(registering.values()).map(ReminderLedger::rowIn));
+                        .execute(registering.values()).map(ReminderLedger::createdIn));
     }
 
     /** A registration without a key waiting in the batcher, with who registers it, when, and in what trace. */
@@ -638,19 +641,19 @@ public class ReminderLedger {
      * its own insert. Each is answered with its new row, or nothing when its natural key was taken, by an earlier one
      * of the batch too.
      */
-    private Uni<List<Optional<ReminderRow>>> registerLingering(List<Registering> batch) {
+    private Uni<List<Optional<Created>>> registerLingering(List<Registering> batch) {
         Map<Caller, List<Integer>> byCaller = new LinkedHashMap<>();
         for (int i = 0; i < batch.size(); i++) {
             byCaller.computeIfAbsent(batch.get(i).caller(), caller -> new ArrayList<>()).add(i);
         }
         List<List<Integer>> groups = List.copyOf(byCaller.values());
-        Function<SqlConnection, Uni<List<List<Optional<ReminderRow>>>>> register = connection -> Uni.join()
+        Function<SqlConnection, Uni<List<List<Optional<Created>>>>> register = connection -> Uni.join()
                 .all(groups.stream().map(group -> registerTogether(connection, group.stream().map(batch::get).toList()))
                         .toList())
                 .andFailFast();
         return (groups.size() == 1 ? pool.withConnection(register) : pool.withTransaction(register))
                 .map(answeredByGroup -> {
-                    List<Optional<ReminderRow>> answers = new ArrayList<>(batch.size());
+                    List<Optional<Created>> answers = new ArrayList<>(batch.size());
                     answers.addAll(Collections.nCopies(batch.size(), Optional.empty()));
                     for (int g = 0; g < groups.size(); g++) {
                         List<Integer> positions = groups.get(g);
@@ -662,11 +665,11 @@ public class ReminderLedger {
                 });
     }
 
-    private static Uni<List<Optional<ReminderRow>>> registerTogether(SqlConnection connection,
+    private static Uni<List<Optional<Created>>> registerTogether(SqlConnection connection,
             List<Registering> together) {
         if (together.size() == 1) {
             return connection.preparedQuery(REGISTER.sql()).execute(together.get(0).values())
-                    .map(rows -> List.of(rowIn(rows)));
+                    .map(rows -> List.of(createdIn(rows)));
         }
         return connection.preparedQuery(REGISTER_ALL.sql()).execute(registerAllValues(together))
                 .map(inserted -> createdRows(together.stream().map(Registering::reminder).toList(), inserted));
@@ -683,13 +686,13 @@ public class ReminderLedger {
         List<Registering> ordered = reminders.stream().sorted(NATURAL_KEY_ORDER)
                 .map(reminder -> new Registering(reminder, tenant, by, utc(now), traceContext)).toList();
         return pool.preparedQuery(REGISTER_ALL.sql()).execute(registerAllValues(ordered)).chain(inserted -> {
-            List<Optional<ReminderRow>> created = createdRows(reminders, inserted);
+            List<Optional<Created>> created = createdRows(reminders, inserted);
             // every item but the first copy of a created key meets the stored row
             Registration[] registrations = new Registration[reminders.size()];
             List<Integer> repeated = new ArrayList<>();
             for (int i = 0; i < reminders.size(); i++) {
                 if (created.get(i).isPresent()) {
-                    registrations[i] = new Registration(created.get(i).get(), true);
+                    registrations[i] = new Registration(created.get(i).get().reminder(), true);
                 } else {
                     repeated.add(i);
                 }
@@ -1206,10 +1209,10 @@ public class ReminderLedger {
      * Each registration's row when the statement that inserted {@code inserted} created it, in the registrations'
      * order; of copies of one natural key, the first is answered with the row, the others with nothing.
      */
-    private static List<Optional<ReminderRow>> createdRows(List<NewReminder> reminders, RowSet<Row> inserted) {
-        Map<NaturalKey, ReminderRow> created = byNaturalKey(inserted);
+    private static List<Optional<Created>> createdRows(List<NewReminder> reminders, RowSet<Row> inserted) {
+        Map<NaturalKey, Created> created = byNaturalKey(inserted);
         Set<NaturalKey> answered = new HashSet<>();
-        List<Optional<ReminderRow>> rows = new ArrayList<>(reminders.size());
+        List<Optional<Created>> rows = new ArrayList<>(reminders.size());
         for (NewReminder reminder : reminders) {
             NaturalKey key = NaturalKey.of(reminder);
             rows.add(created.containsKey(key) && answered.add(key) ? Optional.of(created.get(key)) : Optional.empty());
@@ -1217,11 +1220,12 @@ public class ReminderLedger {
         return rows;
     }
 
-    private static Map<NaturalKey, ReminderRow> byNaturalKey(RowSet<Row> rows) {
-        Map<NaturalKey, ReminderRow> byKey = new HashMap<>();
+    private static Map<NaturalKey, Created> byNaturalKey(RowSet<Row> rows) {
+        Map<NaturalKey, Created> byKey = new HashMap<>();
         for (Row row : rows) {
-            ReminderRow reminder = ReminderRow.from(row);
-            byKey.put(new NaturalKey(reminder.userId(), reminder.template(), reminder.fireAt()), reminder);
+            Created created = Created.from(row);
+            ReminderRow reminder = created.reminder();
+            byKey.put(new NaturalKey(reminder.userId(), reminder.template(), reminder.fireAt()), created);
         }
         return byKey;
     }
@@ -1238,6 +1242,10 @@ public class ReminderLedger {
 
     private static final Comparator<NewReminder> NATURAL_KEY_ORDER = Comparator.comparing(NewReminder::userId)
             .thenComparing(NewReminder::template).thenComparing(NewReminder::fireAt);
+
+    private static Optional<Created> createdIn(RowSet<Row> rows) {
+        return rows.size() == 0 ? Optional.empty() : Optional.of(Created.from(rows.iterator().next()));
+    }
 
     private static Optional<ReminderRow> rowIn(RowSet<Row> rows) {
         return rows.size() == 0 ? Optional.empty() : Optional.of(ReminderRow.from(rows.iterator().next()));

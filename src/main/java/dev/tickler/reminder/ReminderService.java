@@ -30,6 +30,7 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import dev.tickler.db.UniqueViolation;
 import dev.tickler.handoff.HandOff;
 import dev.tickler.handoff.OccurrenceFollowUp;
+import dev.tickler.ledger.Created;
 import dev.tickler.ledger.NewReminder;
 import dev.tickler.ledger.Registration;
 import dev.tickler.ledger.ReminderLedger;
@@ -145,10 +146,19 @@ public class ReminderService {
         return registration;
     }
 
+    private Uni<Registration> handedOffNew(Created created, Caller caller) {
+        createdOne(created.reminder(), caller);
+        return handOff.handOffIfDue(created, Via.API).map(row -> new Registration(row, true));
+    }
+
     private Uni<Registration> handedOffNew(ReminderRow created, Caller caller) {
+        createdOne(created, caller);
+        return handOff.handOffIfDue(created, Via.API).map(row -> new Registration(row, true));
+    }
+
+    private void createdOne(ReminderRow created, Caller caller) {
         tracing.tagCurrent(created.id());
         registered(caller, 1);
-        return handOff.handOffIfDue(created, Via.API).map(row -> new Registration(row, true));
     }
 
     /**
