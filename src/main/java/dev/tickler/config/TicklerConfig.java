@@ -212,7 +212,7 @@ public interface TicklerConfig {
          * reminder (docs/scaling.md). Zero: each leaves at once.
          */
         @WithName("claim-linger")
-        @WithDefault("PT0.01S")
+        @WithDefault("PT0.05S")
         Duration claimLinger();
 
         /** Poll mode: the pause after a consume that found nothing. */

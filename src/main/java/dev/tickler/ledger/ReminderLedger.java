@@ -587,7 +587,7 @@ public class ReminderLedger {
         this.claims = new StatementBatcher<>(UnnestedStatement.of(pool, CLAIM, CLAIM_COLUMNS,
                 row -> Optional.of(claimOf(row)), Optional.empty()), byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
                 StatementBatcher.configuredLinger("tickler.delivery.claim-linger", config.delivery().claimLinger(),
-                        "PT0.01S"),
+                        "PT0.05S"),
                 System::nanoTime, pause::after);
         this.settleSent = UnnestedStatement.of(pool, settleSent(outbox), SEND_COLUMNS, row -> true, false);
         this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
