@@ -5,6 +5,7 @@ import java.util.Optional;
 import io.vertx.mutiny.sqlclient.Row;
 
 import dev.tickler.quiethours.QuietHours;
+import dev.tickler.quiethours.QuietHoursRepository;
 
 /**
  * A reminder a registration created, with its user's quiet hours as the inserting statement read them: empty when the
@@ -14,7 +15,6 @@ import dev.tickler.quiethours.QuietHours;
 public record Created(ReminderRow reminder, Optional<QuietHours> quietHours) {
 
     static Created from(Row row) {
-        String quietHours = row.getString("quiet_hours");
-        return new Created(ReminderRow.from(row), Optional.ofNullable(quietHours).map(QuietHours::fromJson));
+        return new Created(ReminderRow.from(row), QuietHoursRepository.ofReminder(row));
     }
 }

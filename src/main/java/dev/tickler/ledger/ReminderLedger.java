@@ -49,7 +49,6 @@ import dev.tickler.db.NamedSql;
 import dev.tickler.db.StatementBatcher;
 import dev.tickler.db.UnnestedStatement;
 import dev.tickler.db.WireNamed;
-import dev.tickler.quiethours.QuietHours;
 import dev.tickler.quiethours.QuietHoursRepository;
 import dev.tickler.security.TenantCallbacks;
 import dev.tickler.time.Pause;
@@ -1259,12 +1258,11 @@ public class ReminderLedger {
 
     private static Claim claimOf(Row row) {
         JsonObject data = row.getJsonObject("data");
-        String quietHours = row.getString("quiet_hours");
         return new Claim(row.getLong("id"), row.getString("tenant"), row.getInteger("version"), row.getInteger("handoff"),
                 row.getInteger("attempts"), row.getString("user_id"), row.getString("channel"),
                 row.getString("template"), data == null ? Map.of() : data.getMap(), instant(row, "fire_at"),
                 instant(row, "due_at"), row.getString("tz"), instant(row, "expires_at"), instant(row, "claimed_at"),
                 instant(row, "lease_until"), row.getLong("schedule_id"),
-                quietHours == null ? null : QuietHours.fromJson(quietHours));
+                QuietHoursRepository.ofReminder(row).orElse(null));
     }
 }

@@ -38,6 +38,11 @@ public class QuietHoursRepository {
             + " FROM quiet_hours q WHERE q.tenant = reminders.tenant AND q.user_id = reminders.user_id) END"
             + " AS quiet_hours";
 
+    /** The {@link #OF_REMINDER} column of a row: empty when the user has none or the reminder is urgent. */
+    public static Optional<QuietHours> ofReminder(Row row) {
+        return Optional.ofNullable(row.getString("quiet_hours")).map(QuietHours::fromJson);
+    }
+
     private static final String SELECT = "SELECT q.tenant, q.user_id, " + AS_JSON + " AS quiet_hours, q.updated_at"
             + " FROM quiet_hours q";
 
