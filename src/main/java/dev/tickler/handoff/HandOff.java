@@ -66,9 +66,14 @@ public class HandOff {
 
         /** A row handed off while a request is served: the publish continues the request's trace. */
         public static Candidate of(ReminderRow row) {
+            return of(row, Context.current());
+        }
+
+        /** A row handed off for a request served elsewhere: the publish continues that request's trace. */
+        static Candidate of(ReminderRow row, Context trace) {
             return new Candidate(row.id(), row.tenant(), row.version(), row.handoff(), row.userId(),
-                    row.channel().wireName(),
-                    row.fireAt(), row.expiresAt(), row.urgent(), row.scheduleId(), Context.current(), null);
+                    row.channel().wireName(), row.fireAt(), row.expiresAt(), row.urgent(), row.scheduleId(), trace,
+                    null);
         }
 
         HandOffMark mark(ReminderPublisher.Published outcome) {
@@ -112,11 +117,15 @@ public class HandOff {
         return handOffIfDue(List.of(row), via).map(rows -> rows.get(0));
     }
 
-    /** The same for a reminder just registered, under the quiet hours its insert read. */
-    public Uni<ReminderRow> handOffIfDue(Created created, Via via) {
-        ReminderRow row = created.reminder();
-        return handOffIfDue(List.of(row), Map.of(new TenantUser(row.tenant(), row.userId()), created.quietHours()), via)
-                .map(rows -> rows.get(0));
+    /**
+     * The same for reminders just registered, each under the quiet hours its insert read, its publish continuing the
+     * trace given with it: registrations that lingered together came from as many requests.
+     */
+    public Uni<List<ReminderRow>> handOffCreated(List<Created> created, List<Context> traces, Via via) {
+        Map<TenantUser, Optional<QuietHours>> read = new HashMap<>();
+        created.forEach(one -> read.put(new TenantUser(one.reminder().tenant(), one.reminder().userId()),
+                one.quietHours()));
+        return handOffIfDue(created.stream().map(Created::reminder).toList(), traces, read, via, true);
     }
 
     /**
@@ -124,18 +133,23 @@ public class HandOff {
      * caller's; a schedule whose occurrence it ended is followed up at once. Answers every row as it now is, in order.
      */
     public Uni<List<ReminderRow>> handOffIfDue(List<ReminderRow> rows, Via via) {
-        return handOffIfDue(rows, Map.of(), via);
+        return handOffIfDue(rows, Collections.nCopies(rows.size(), Context.current()), Map.of(), via, false);
     }
 
-    private Uni<List<ReminderRow>> handOffIfDue(List<ReminderRow> rows, Map<TenantUser, Optional<QuietHours>> read,
-            Via via) {
-        List<Candidate> due = rows.stream()
-                .filter(row -> row.state() == ReminderState.PENDING && publisher.withinCeiling(row.fireAt()))
-                .map(Candidate::of).toList();
+    /** {@code lingered}: the rows lingered together already, so their marks go at once in one statement. */
+    private Uni<List<ReminderRow>> handOffIfDue(List<ReminderRow> rows, List<Context> traces,
+            Map<TenantUser, Optional<QuietHours>> read, Via via, boolean lingered) {
+        List<Candidate> due = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            ReminderRow row = rows.get(i);
+            if (row.state() == ReminderState.PENDING && publisher.withinCeiling(row.fireAt())) {
+                due.add(Candidate.of(row, traces.get(i)));
+            }
+        }
         if (due.isEmpty()) {
             return Uni.createFrom().item(rows);
         }
-        return handOff(null, due, read, via)
+        return handOff(null, due, read, via, lingered)
                 .call(outcome -> followUp(outcome.endedOccurrencesOf()))
                 .map(outcome -> {
                     Map<Long, ReminderRow> changed = new HashMap<>();
@@ -149,7 +163,7 @@ public class HandOff {
      * schedules whose occurrences it ended are for the caller to follow up once it has committed.
      */
     public Uni<HandedOff> handOffLocked(SqlConnection connection, List<Candidate> candidates, Via via) {
-        return handOff(connection, candidates, Map.of(), via);
+        return handOff(connection, candidates, Map.of(), via, true);
     }
 
     /**
@@ -185,9 +199,10 @@ public class HandOff {
     /**
      * The decision, the publishes and the marks; {@code connection} null: outside any transaction of the caller's.
      * {@code read}: quiet hours the caller read already (empty: the user has none), the others' are read here.
+     * {@code lingered}: the candidates came together already, so nothing waits for more marks to join theirs.
      */
     private Uni<HandedOff> handOff(SqlConnection connection, List<Candidate> candidates,
-            Map<TenantUser, Optional<QuietHours>> read, Via via) {
+            Map<TenantUser, Optional<QuietHours>> read, Via via, boolean lingered) {
         Set<TenantUser> users = candidates.stream().filter(candidate -> !candidate.urgent())
                 .map(candidate -> new TenantUser(candidate.tenant(), candidate.userId()))
                 .filter(user -> !read.containsKey(user)).collect(Collectors.toSet());
@@ -201,11 +216,11 @@ public class HandOff {
             Map<TenantUser, QuietHours> byUser = new HashMap<>(found);
             read.forEach((user, hours) -> hours.ifPresent(known -> byUser.put(user, known)));
             return byUser;
-        }).chain(byUser -> decideAndPublish(connection, candidates, byUser, via));
+        }).chain(byUser -> decideAndPublish(connection, candidates, byUser, via, lingered));
     }
 
     private Uni<HandedOff> decideAndPublish(SqlConnection connection, List<Candidate> candidates,
-            Map<TenantUser, QuietHours> byUser, Via via) {
+            Map<TenantUser, QuietHours> byUser, Via via, boolean lingered) {
         SqlClient client = connection != null ? connection : pool;
         Instant now = now();
         List<QuietDecision> decisions = new ArrayList<>(candidates.size());
@@ -272,7 +287,7 @@ public class HandOff {
             published.increment(publications.size() - failed);
             publishFailures.increment(failed);
             int failedPublishes = failed;
-            return mark(client, marks, now)
+            return mark(client, marks, now, lingered)
                     .onFailure().call(() -> publisher.record(markedOutcomes))
                     .invoke(marked -> {
                         for (int m = 0; m < marked.size(); m++) {
@@ -342,11 +357,13 @@ public class HandOff {
     }
 
     /**
-     * Marks published rows handed off in one statement; a single one from the pool joins the other hand-offs running
-     * (a busy instance registering one reminder per request pays one round trip per batch of them).
+     * Marks published rows handed off in one statement; a single one from the pool that did not linger with others
+     * joins the other hand-offs running (a busy instance changing one reminder per request pays one round trip per
+     * batch of them).
      */
-    private Uni<List<Optional<ReminderRow>>> mark(SqlClient client, List<HandOffMark> marks, Instant now) {
-        if (marks.size() == 1 && client == pool) {
+    private Uni<List<Optional<ReminderRow>>> mark(SqlClient client, List<HandOffMark> marks, Instant now,
+            boolean lingered) {
+        if (marks.size() == 1 && client == pool && !lingered) {
             return ledger.handedOff(marks.get(0), now).map(List::of);
         }
         return ledger.handedOff(client, marks, now);

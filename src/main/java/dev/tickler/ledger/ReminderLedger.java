@@ -553,7 +553,8 @@ public class ReminderLedger {
     private final NamedSql expireHeld;
     private final NamedSql skipHeld;
     private final NamedSql expireWaiting;
-    private final StatementBatcher<Registering, Optional<Created>> registrations;
+    private final Pause pause;
+    private final Duration registrationLinger;
     private final StatementBatcher<Tuple, Optional<ReminderRow>> handOffs;
     private final Function<List<Tuple>, Uni<List<Optional<ReminderRow>>>> handOff;
     private final StatementBatcher<Tuple, Optional<Claim>> claims;
@@ -574,11 +575,9 @@ public class ReminderLedger {
         this.expireWaiting = expireWaiting(outbox);
         Comparator<Tuple> byRowId = Comparator.comparingLong(parameters -> parameters.getLong(0));
         // the natural key is what concurrent inserts of the same reminder wait on: taken in one order, no deadlock
-        Comparator<Registering> byNaturalKey = Comparator.comparing(Registering::reminder, NATURAL_KEY_ORDER);
-        Duration registrationLinger = StatementBatcher.configuredLinger("tickler.api.registration-linger",
+        this.pause = pause;
+        this.registrationLinger = StatementBatcher.configuredLinger("tickler.api.registration-linger",
                 config.api().registrationLinger(), "PT0.01S");
-        this.registrations = new StatementBatcher<>(this::registerLingering,
-                byNaturalKey, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger, System::nanoTime, pause::after);
         this.handOff = UnnestedStatement.of(pool, HAND_OFF, HAND_OFF_COLUMNS, row -> Optional.of(ReminderRow.from(row)),
                 Optional.empty());
         this.handOffs = new StatementBatcher<>(handOff, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger,
@@ -602,21 +601,36 @@ public class ReminderLedger {
     // --- registration -----------------------------------------------------------------------------------------------
 
     /**
-     * pending, registered: the new reminder's row, or empty when (user_id, template, fire_at) is already registered.
-     * Should its batch fail, the insert is tried once more on its own, so one bad write does not fail its neighbours.
-     * traceContext is the registering request's traceparent, null when tracing is off.
+     * A batcher of registrations without a key that linger together ({@code tickler.api.registration-linger}): each
+     * batch is registered by {@link #registerLingering} and whatever {@code statement} does with it next (the
+     * hand-off), so the batch's hand-off marks share one statement as its inserts did.
      */
-    public Uni<Optional<Created>> register(NewReminder reminder, String tenant, String by, Instant now,
-            String traceContext) {
-        Registering registering = new Registering(reminder, tenant, by, utc(now), traceContext);
-        return registrations.submit(registering)
-                .onFailure().recoverWithUni(batchFailure -> pool.preparedQuery(REGISTER.sql())
-                        .execute(registering.values()).map(ReminderLedger::createdIn));
+    public <W, R> StatementBatcher<W, R> registrationBatcher(Function<List<W>, Uni<List<R>>> statement,
+            Function<W, Registering> registering) {
+        return new StatementBatcher<>(statement, Comparator.comparing(registering, REGISTERING_ORDER), MAX_BATCH,
+                MAX_BATCHES_IN_FLIGHT, registrationLinger, System::nanoTime, pause::after);
     }
 
-    /** A registration without a key waiting in the batcher, with who registers it, when, and in what trace. */
-    private record Registering(NewReminder reminder, String tenant, String by, OffsetDateTime now,
+    /**
+     * pending, registered on its own: the new reminder's row, or empty when (user_id, template, fire_at) is already
+     * registered. A registration whose batch failed is tried once more this way, so one bad write does not fail its
+     * neighbours.
+     */
+    public Uni<Optional<Created>> register(Registering registering) {
+        return pool.preparedQuery(REGISTER.sql()).execute(registering.values()).map(ReminderLedger::createdIn);
+    }
+
+    /**
+     * A registration without a key, with who registers it, when, and in what trace: traceContext is the registering
+     * request's traceparent, null when tracing is off.
+     */
+    public record Registering(NewReminder reminder, String tenant, String by, OffsetDateTime now,
             String traceContext) {
+
+        public static Registering of(NewReminder reminder, String tenant, String by, Instant now,
+                String traceContext) {
+            return new Registering(reminder, tenant, by, utc(now), traceContext);
+        }
 
         Caller caller() {
             return new Caller(tenant, by);
@@ -640,7 +654,7 @@ public class ReminderLedger {
      * its own insert. Each is answered with its new row, or nothing when its natural key was taken, by an earlier one
      * of the batch too.
      */
-    private Uni<List<Optional<Created>>> registerLingering(List<Registering> batch) {
+    public Uni<List<Optional<Created>>> registerLingering(List<Registering> batch) {
         Map<Caller, List<Integer>> byCaller = new LinkedHashMap<>();
         for (int i = 0; i < batch.size(); i++) {
             byCaller.computeIfAbsent(batch.get(i).caller(), caller -> new ArrayList<>()).add(i);
@@ -1241,6 +1255,10 @@ public class ReminderLedger {
 
     private static final Comparator<NewReminder> NATURAL_KEY_ORDER = Comparator.comparing(NewReminder::userId)
             .thenComparing(NewReminder::template).thenComparing(NewReminder::fireAt);
+
+    /** The natural key is what concurrent inserts of the same reminder wait on: taken in one order, no deadlock. */
+    private static final Comparator<Registering> REGISTERING_ORDER = Comparator.comparing(Registering::reminder,
+            NATURAL_KEY_ORDER);
 
     private static Optional<Created> createdIn(RowSet<Row> rows) {
         return rows.size() == 0 ? Optional.empty() : Optional.of(Created.from(rows.iterator().next()));

@@ -23,10 +23,12 @@ import jakarta.enterprise.context.ApplicationScoped;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.hibernate.reactive.panache.Panache;
+import io.opentelemetry.context.Context;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
+import dev.tickler.db.StatementBatcher;
 import dev.tickler.db.UniqueViolation;
 import dev.tickler.handoff.HandOff;
 import dev.tickler.handoff.OccurrenceFollowUp;
@@ -34,6 +36,7 @@ import dev.tickler.ledger.Created;
 import dev.tickler.ledger.NewReminder;
 import dev.tickler.ledger.Registration;
 import dev.tickler.ledger.ReminderLedger;
+import dev.tickler.ledger.ReminderLedger.Registering;
 import dev.tickler.ledger.ReminderRow;
 import dev.tickler.ledger.ReminderState;
 import dev.tickler.ledger.UserReminderFilter;
@@ -80,6 +83,7 @@ public class ReminderService {
     private final MeterRegistry registry;
     private final TenantTags tenantTags;
     private final PastLimit pastLimit;
+    private final StatementBatcher<Lingering, Optional<ReminderRow>> registrations;
 
     public ReminderService(ReminderRepository repository, ReminderLedger ledger, HandOff handOff,
             OccurrenceFollowUp followUp, ReminderTracing tracing, Clock clock, MeterRegistry registry,
@@ -93,6 +97,7 @@ public class ReminderService {
         this.registry = registry;
         this.tenantTags = tenantTags;
         this.pastLimit = pastLimit;
+        this.registrations = ledger.registrationBatcher(this::registerLingering, Lingering::registering);
     }
 
     /**
@@ -106,9 +111,46 @@ public class ReminderService {
         if (request.key() != null) {
             return registerKeyed(request, caller, false, KEYED_TRIES);
         }
-        return ledger.register(request, caller.tenant(), caller.name(), now(), tracing.currentTraceparent())
-                .chain(created -> created.isPresent() ? handedOffNew(created.get(), caller)
+        Registering registering = Registering.of(request, caller.tenant(), caller.name(), now(),
+                tracing.currentTraceparent());
+        Context trace = Context.current();
+        return registrations.submit(new Lingering(registering, trace))
+                .onFailure().recoverWithUni(batchFailure -> ledger.register(registering)
+                        .chain(created -> handedOffCreated(created.stream().toList(), List.of(trace))
+                                .map(rows -> rows.stream().findFirst())))
+                .chain(created -> created.isPresent() ? Uni.createFrom().item(createdOne(created.get(), caller))
                         : ledger.findByNaturalKey(caller.tenant(), request).map(ReminderService::answerOrRefuse));
+    }
+
+    /** A registration without a key lingering for others to share its statements, and the trace it continues. */
+    private record Lingering(Registering registering, Context trace) {
+    }
+
+    /**
+     * Registrations that lingered together: inserted in one statement, then handed off together, so that the marks of
+     * those published share one statement too, with no linger of their own. Answers each its row as it now is, or
+     * empty when its natural key was taken.
+     */
+    private Uni<List<Optional<ReminderRow>>> registerLingering(List<Lingering> batch) {
+        return ledger.registerLingering(batch.stream().map(Lingering::registering).toList()).chain(created -> {
+            List<Created> made = new ArrayList<>();
+            List<Context> traces = new ArrayList<>();
+            for (int i = 0; i < batch.size(); i++) {
+                created.get(i).ifPresent(made::add);
+                if (created.get(i).isPresent()) {
+                    traces.add(batch.get(i).trace());
+                }
+            }
+            return handedOffCreated(made, traces).map(rows -> {
+                Iterator<ReminderRow> handedOff = rows.iterator();
+                return created.stream().map(one -> one.map(ignored -> handedOff.next())).toList();
+            });
+        });
+    }
+
+    private Uni<List<ReminderRow>> handedOffCreated(List<Created> created, List<Context> traces) {
+        return created.isEmpty() ? Uni.createFrom().item(List.of())
+                : handOff.handOffCreated(created, traces, Via.API);
     }
 
     /**
@@ -146,19 +188,14 @@ public class ReminderService {
         return registration;
     }
 
-    private Uni<Registration> handedOffNew(Created created, Caller caller) {
-        createdOne(created.reminder(), caller);
-        return handOff.handOffIfDue(created, Via.API).map(row -> new Registration(row, true));
-    }
-
     private Uni<Registration> handedOffNew(ReminderRow created, Caller caller) {
-        createdOne(created, caller);
-        return handOff.handOffIfDue(created, Via.API).map(row -> new Registration(row, true));
+        return handOff.handOffIfDue(created, Via.API).map(row -> createdOne(row, caller));
     }
 
-    private void createdOne(ReminderRow created, Caller caller) {
+    private Registration createdOne(ReminderRow created, Caller caller) {
         tracing.tagCurrent(created.id());
         registered(caller, 1);
+        return new Registration(created, true);
     }
 
     /**
