@@ -135,12 +135,12 @@ public interface TicklerConfig {
         Duration maxPast();
 
         /**
-         * How long a registration's insert, and its hand-off mark once published, wait for other registrations to
-         * share their statement while none of theirs runs: an answer comes up to twice this much later, and PostgreSQL
-         * runs fewer statements a reminder (docs/scaling.md). Zero: each leaves at once.
+         * How long a registration waits for others to share its statements while none of theirs runs: inserted
+         * together, then handed off together, their marks in one statement too. An answer comes up to this much later,
+         * and PostgreSQL runs fewer statements a reminder (docs/scaling.md). Zero: each leaves at once.
          */
         @WithName("registration-linger")
-        @WithDefault("PT0.01S")
+        @WithDefault("PT0.025S")
         Duration registrationLinger();
     }
 

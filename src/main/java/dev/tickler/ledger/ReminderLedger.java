@@ -574,10 +574,9 @@ public class ReminderLedger {
         this.skipHeld = skipHeld(outbox);
         this.expireWaiting = expireWaiting(outbox);
         Comparator<Tuple> byRowId = Comparator.comparingLong(parameters -> parameters.getLong(0));
-        // the natural key is what concurrent inserts of the same reminder wait on: taken in one order, no deadlock
         this.pause = pause;
         this.registrationLinger = StatementBatcher.configuredLinger("tickler.api.registration-linger",
-                config.api().registrationLinger(), "PT0.01S");
+                config.api().registrationLinger(), "PT0.025S");
         this.handOff = UnnestedStatement.of(pool, HAND_OFF, HAND_OFF_COLUMNS, row -> Optional.of(ReminderRow.from(row)),
                 Optional.empty());
         this.handOffs = new StatementBatcher<>(handOff, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger,

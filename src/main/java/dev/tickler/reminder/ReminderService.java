@@ -22,8 +22,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.quarkus.hibernate.reactive.panache.Panache;
 import io.opentelemetry.context.Context;
+import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -129,22 +129,25 @@ public class ReminderService {
     /**
      * Registrations that lingered together: inserted in one statement, then handed off together, so that the marks of
      * those published share one statement too, with no linger of their own. Answers each its row as it now is, or
-     * empty when its natural key was taken.
+     * empty when its natural key was taken; once the inserts are in, a failed hand-off leaves the rows pending for the
+     * sweep and answers them so, rather than failing registrations that were made.
      */
     private Uni<List<Optional<ReminderRow>>> registerLingering(List<Lingering> batch) {
         return ledger.registerLingering(batch.stream().map(Lingering::registering).toList()).chain(created -> {
             List<Created> made = new ArrayList<>();
             List<Context> traces = new ArrayList<>();
             for (int i = 0; i < batch.size(); i++) {
-                created.get(i).ifPresent(made::add);
                 if (created.get(i).isPresent()) {
+                    made.add(created.get(i).get());
                     traces.add(batch.get(i).trace());
                 }
             }
-            return handedOffCreated(made, traces).map(rows -> {
-                Iterator<ReminderRow> handedOff = rows.iterator();
-                return created.stream().map(one -> one.map(ignored -> handedOff.next())).toList();
-            });
+            return handedOffCreated(made, traces)
+                    .onFailure().recoverWithItem(() -> made.stream().map(Created::reminder).toList())
+                    .map(rows -> {
+                        Iterator<ReminderRow> handedOff = rows.iterator();
+                        return created.stream().map(one -> one.map(ignored -> handedOff.next())).toList();
+                    });
         });
     }
 
