@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.Executor;
 
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -26,6 +27,7 @@ import io.opentelemetry.context.Context;
 import io.quarkus.hibernate.reactive.panache.Panache;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
 import dev.tickler.db.StatementBatcher;
@@ -83,7 +85,7 @@ public class ReminderService {
     private final MeterRegistry registry;
     private final TenantTags tenantTags;
     private final PastLimit pastLimit;
-    private final StatementBatcher<Lingering, Optional<ReminderRow>> registrations;
+    private final StatementBatcher<Lingering, Uni<Optional<ReminderRow>>> registrations;
 
     public ReminderService(ReminderRepository repository, ReminderLedger ledger, HandOff handOff,
             OccurrenceFollowUp followUp, ReminderTracing tracing, Clock clock, MeterRegistry registry,
@@ -114,12 +116,25 @@ public class ReminderService {
         Registering registering = Registering.of(request, caller.tenant(), caller.name(), now(),
                 tracing.currentTraceparent());
         Context trace = Context.current();
+        Executor onCallersContext = onContext(Vertx.currentContext());
         return registrations.submit(new Lingering(registering, trace))
-                .onFailure().recoverWithUni(batchFailure -> ledger.register(registering)
+                .onFailure().recoverWithItem(batchFailure -> ledger.register(registering)
                         .chain(created -> handedOffCreated(created.stream().toList(), List.of(trace))
                                 .map(rows -> rows.stream().findFirst())))
+                .chain(handedOff -> handedOff.emitOn(onCallersContext))
                 .chain(created -> created.isPresent() ? Uni.createFrom().item(createdOne(created.get(), caller))
                         : ledger.findByNaturalKey(caller.tenant(), request).map(ReminderService::answerOrRefuse));
+    }
+
+    /** Runs where the request runs, as after a statement of its own, wherever the batch's hand-off answered. */
+    private static Executor onContext(io.vertx.core.Context context) {
+        return task -> {
+            if (context == null || context == Vertx.currentContext()) {
+                task.run();
+            } else {
+                context.runOnContext(ignored -> task.run());
+            }
+        };
     }
 
     /** A registration without a key lingering for others to share its statements, and the trace it continues. */
@@ -128,12 +143,14 @@ public class ReminderService {
 
     /**
      * Registrations that lingered together: inserted in one statement, then handed off together, so that the marks of
-     * those published share one statement too, with no linger of their own. Answers each its row as it now is, or
-     * empty when its natural key was taken; once the inserts are in, a failed hand-off leaves the rows pending for the
-     * sweep and answers them so, rather than failing registrations that were made.
+     * those published share one statement too, with no linger of their own. The batch ends with its insert, so that
+     * the registrations arriving meanwhile linger for a batch of their own rather than leave one by one; each is
+     * answered with its row as the hand-off leaves it, or empty when its natural key was taken. Once the inserts are
+     * in, a failed hand-off leaves the rows pending for the sweep and answers them so, rather than failing
+     * registrations that were made.
      */
-    private Uni<List<Optional<ReminderRow>>> registerLingering(List<Lingering> batch) {
-        return ledger.registerLingering(batch.stream().map(Lingering::registering).toList()).chain(created -> {
+    private Uni<List<Uni<Optional<ReminderRow>>>> registerLingering(List<Lingering> batch) {
+        return ledger.registerLingering(batch.stream().map(Lingering::registering).toList()).map(created -> {
             List<Created> made = new ArrayList<>();
             List<Context> traces = new ArrayList<>();
             for (int i = 0; i < batch.size(); i++) {
@@ -142,12 +159,23 @@ public class ReminderService {
                     traces.add(batch.get(i).trace());
                 }
             }
-            return handedOffCreated(made, traces)
+            Uni<List<ReminderRow>> handedOff = handedOffCreated(made, traces)
                     .onFailure().recoverWithItem(() -> made.stream().map(Created::reminder).toList())
-                    .map(rows -> {
-                        Iterator<ReminderRow> handedOff = rows.iterator();
-                        return created.stream().map(one -> one.map(ignored -> handedOff.next())).toList();
-                    });
+                    .memoize().indefinitely();
+            // under way now, whether or not its callers are still there to wait for it
+            handedOff.subscribe().with(rows -> {
+            });
+            List<Uni<Optional<ReminderRow>>> answers = new ArrayList<>(batch.size());
+            int next = 0;
+            for (Optional<Created> one : created) {
+                if (one.isPresent()) {
+                    int at = next++;
+                    answers.add(handedOff.map(rows -> Optional.of(rows.get(at))));
+                } else {
+                    answers.add(Uni.createFrom().item(Optional.empty()));
+                }
+            }
+            return answers;
         });
     }
 
