@@ -8,8 +8,8 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import java.util.function.LongSupplier;
 
@@ -44,6 +44,11 @@ public final class StatementBatcher<W, R> {
     /** How many lingering batches the company a write waits for is learnt from; every so many waits its linger out. */
     static final int LINGERED_BATCHES_REMEMBERED = 32;
 
+    /** A lingering batch that learns its company takes a lull of this share of the linger as the end of a burst. */
+    static final int LULL_PER_LINGER = 10;
+
+    private static final long NOT_ARMED = Long.MAX_VALUE;
+
     private record Waiting<W, R>(W write, UniEmitter<? super R> answer, Context caller, long queuedAt) {
     }
 
@@ -63,7 +68,8 @@ public final class StatementBatcher<W, R> {
     private final Queue<Waiting<W, R>> queue = new ConcurrentLinkedQueue<>();
     private final AtomicInteger inFlight = new AtomicInteger();
     private final AtomicInteger drains = new AtomicInteger();
-    private final AtomicBoolean wakeArmed = new AtomicBoolean();
+    /** When the one wake-up armed will run (nanoTime), or {@link #NOT_ARMED}. */
+    private final AtomicLong wakeArmedFor = new AtomicLong(NOT_ARMED);
     /** Sizes of the last lingering batches, read and written only by the one thread draining. */
     private final int[] lingeredSizes = new int[LINGERED_BATCHES_REMEMBERED];
     private long lingeredBatches;
@@ -152,30 +158,67 @@ public final class StatementBatcher<W, R> {
 
     /**
      * Any batch leaves at once while another runs; a lingering one when its oldest write lingered, or as soon as it
-     * holds the company expected.
+     * holds the company expected. A batch that learns its company ({@link #learning}) leaves early only once it holds
+     * the largest recent company and the writes have stopped coming for a lull.
      */
     private boolean readyToLeave() {
         if (lingerNanos == 0 || inFlight.get() > 0) {
             return true;
         }
         Waiting<W, R> oldest = queue.peek();
-        return oldest == null || nanoTime.getAsLong() - oldest.queuedAt() >= lingerNanos
-                || queueHolds(expectedCompany());
+        long now = nanoTime.getAsLong();
+        if (oldest == null || now - oldest.queuedAt() >= lingerNanos) {
+            return true;
+        }
+        if (!learning()) {
+            return queueHolds(Math.min(maxBatch, largestRecentCompany()));
+        }
+        return queueHolds(maxBatch) || lullEndsAt() <= now;
     }
 
     /**
      * A full batch, or as many writes as the largest of the last lingering batches held. Callers that wait for their
      * answers before they write again (N clients in a closed loop, a queue with N pushes in flight) are back together
      * once that many have arrived, and would only wait out the linger for nobody; writes that arrive on their own
-     * (a steady rate) rarely reach the largest of 32 batches, and linger as before. Every 32nd lingering batch waits
-     * its linger out, so that a quiet spell's small batches do not keep the writes after it from lingering for good.
+     * (a steady rate) rarely reach the largest of 32 batches, and linger as before.
      */
-    private int expectedCompany() {
-        if (lingeredBatches < LINGERED_BATCHES_REMEMBERED
-                || lingeredBatches % LINGERED_BATCHES_REMEMBERED == LINGERED_BATCHES_REMEMBERED - 1) {
-            return maxBatch;
+    private int largestRecentCompany() {
+        return Arrays.stream(lingeredSizes).max().getAsInt();
+    }
+
+    /**
+     * The first 32 lingering batches, and every 32nd after, learn what company lingering gathers, so that a quiet
+     * spell's small batches do not keep the writes after it from lingering for good: they wait their linger out,
+     * unless they hold the largest recent company and no write came for a lull (a tenth of the linger, or three times
+     * the batch's mean gap between writes if longer), as when callers in a closed loop are all back and nobody else
+     * is coming.
+     */
+    private boolean learning() {
+        return lingeredBatches < LINGERED_BATCHES_REMEMBERED
+                || lingeredBatches % LINGERED_BATCHES_REMEMBERED == LINGERED_BATCHES_REMEMBERED - 1;
+    }
+
+    /** When a learning batch's lull would end, if no write came meanwhile; never, while it may not leave early. */
+    private long lullEndsAt() {
+        if (lingeredBatches < LINGERED_BATCHES_REMEMBERED) {
+            return NOT_ARMED;
         }
-        return Math.min(maxBatch, Arrays.stream(lingeredSizes).max().getAsInt());
+        int company = largestRecentCompany();
+        int counted = 0;
+        long first = 0;
+        long last = 0;
+        for (Waiting<W, R> waiting : queue) {
+            if (counted == 0) {
+                first = waiting.queuedAt();
+            }
+            last = waiting.queuedAt();
+            counted++;
+        }
+        if (counted < company || counted < 2) {
+            return NOT_ARMED;
+        }
+        long lull = Math.max(lingerNanos / LULL_PER_LINGER, 3 * (last - first) / (counted - 1));
+        return last + lull;
     }
 
     /** Counts no further than needed: only a lingering batcher asks, and its queue is short. */
@@ -187,13 +230,24 @@ public final class StatementBatcher<W, R> {
         return counted >= writes;
     }
 
-    /** One wake-up at a time, when the oldest write's linger ends; it drains, which decides again. */
+    /**
+     * One wake-up at a time, when the oldest write's linger ends, or sooner when a learning batch's lull would end;
+     * it drains, which decides again.
+     */
     private void wakeWhenReady() {
         Waiting<W, R> oldest = queue.peek();
-        if (oldest != null && wakeArmed.compareAndSet(false, true)) {
-            long left = Math.max(0, lingerNanos - (nanoTime.getAsLong() - oldest.queuedAt()));
-            timer.after(left, () -> {
-                wakeArmed.set(false);
+        if (oldest == null) {
+            return;
+        }
+        long at = oldest.queuedAt() + lingerNanos;
+        if (learning()) {
+            at = Math.min(at, lullEndsAt());
+        }
+        long armed = wakeArmedFor.get();
+        if (at < armed && wakeArmedFor.compareAndSet(armed, at)) {
+            long wakeAt = at;
+            timer.after(Math.max(0, wakeAt - nanoTime.getAsLong()), () -> {
+                wakeArmedFor.compareAndSet(wakeAt, NOT_ARMED);
                 drain();
             });
         }

@@ -446,6 +446,62 @@ class StatementBatcherTest {
                 .isEqualTo(List.of(write(200, "probe"), write(201, "company")));
     }
 
+    @Test
+    void aLearningBatchThatHoldsTheLargestRecentCompanyLeavesAfterALullInsteadOfItsWholeLinger() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = clock.batcher(statement, 100, 4, Duration.ofMillis(10));
+        lingerOut(batcher, statement, clock, REMEMBERED, 3);
+        // a closed loop of three callers: back together, they leave at once until the 32nd batch learns again
+        for (int i = 0; i < REMEMBERED - 1; i++) {
+            int before = statement.handed().size();
+            writes(100 + 3 * i, 101 + 3 * i, 102 + 3 * i).forEach(write -> submit(batcher, write));
+            assertThat(statement.handed()).as("back together %d", i).hasSize(before + 1);
+            statement.batch(before).answer();
+        }
+        int learning = statement.handed().size();
+
+        writes(300, 301, 302).forEach(write -> submit(batcher, write));
+        clock.advance(Duration.ofMillis(1).minusNanos(1));
+        clock.wakeUp();
+
+        assertThat(statement.handed()).as("within the lull").hasSize(learning);
+
+        clock.advance(Duration.ofNanos(1));
+        clock.wakeUp();
+
+        assertThat(statement.handed()).hasSize(learning + 1).last().isEqualTo(writes(300, 301, 302));
+    }
+
+    @Test
+    void aWriteWithinTheLullJoinsTheLearningBatchAndTheLullStartsAgain() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = clock.batcher(statement, 100, 4, Duration.ofMillis(10));
+        lingerOut(batcher, statement, clock, REMEMBERED, 2);
+        for (int i = 0; i < REMEMBERED - 1; i++) {
+            int before = statement.handed().size();
+            writes(100 + 2 * i, 101 + 2 * i).forEach(write -> submit(batcher, write));
+            statement.batch(before).answer();
+        }
+        int learning = statement.handed().size();
+
+        writes(300, 301).forEach(write -> submit(batcher, write));
+        clock.advance(Duration.ofNanos(900_000));
+        submit(batcher, write(302, "late"));
+        clock.advance(Duration.ofNanos(200_000));
+        clock.wakeUp();
+
+        assertThat(statement.handed()).as("a lull after the late write has not passed").hasSize(learning);
+
+        // three writes over 0.9 ms: the lull is now three mean gaps, 1.35 ms after the late one
+        clock.advance(Duration.ofNanos(1_200_000));
+        clock.wakeUp();
+
+        assertThat(statement.handed()).hasSize(learning + 1).last()
+                .isEqualTo(List.of(write(300, "w300"), write(301, "w301"), write(302, "late")));
+    }
+
     /** Runs {@code times} batches of {@code size} writes, each lingering out its whole linger, and answers them. */
     private static void lingerOut(StatementBatcher<Write, String> batcher, HandDriven statement, HandClock clock,
             int times, int size) {
