@@ -41,7 +41,7 @@ public final class StatementBatcher<W, R> {
      */
     public static final Duration LONGEST_LINGER = Duration.ofSeconds(1);
 
-    /** How many lingering batches the company a write waits for is learnt from; every so many waits its linger out. */
+    /** How many lingering batches the company a write waits for is learnt from; every so many learns it again. */
     static final int LINGERED_BATCHES_REMEMBERED = 32;
 
     /** A lingering batch that learns its company takes a lull of this share of the linger as the end of a burst. */

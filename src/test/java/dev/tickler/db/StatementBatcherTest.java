@@ -451,15 +451,7 @@ class StatementBatcherTest {
         HandDriven statement = new HandDriven();
         HandClock clock = new HandClock();
         StatementBatcher<Write, String> batcher = clock.batcher(statement, 100, 4, Duration.ofMillis(10));
-        lingerOut(batcher, statement, clock, REMEMBERED, 3);
-        // a closed loop of three callers: back together, they leave at once until the 32nd batch learns again
-        for (int i = 0; i < REMEMBERED - 1; i++) {
-            int before = statement.handed().size();
-            writes(100 + 3 * i, 101 + 3 * i, 102 + 3 * i).forEach(write -> submit(batcher, write));
-            assertThat(statement.handed()).as("back together %d", i).hasSize(before + 1);
-            statement.batch(before).answer();
-        }
-        int learning = statement.handed().size();
+        int learning = untilTheNextLearningBatch(batcher, statement, clock, 3);
 
         writes(300, 301, 302).forEach(write -> submit(batcher, write));
         clock.advance(Duration.ofMillis(1).minusNanos(1));
@@ -478,13 +470,7 @@ class StatementBatcherTest {
         HandDriven statement = new HandDriven();
         HandClock clock = new HandClock();
         StatementBatcher<Write, String> batcher = clock.batcher(statement, 100, 4, Duration.ofMillis(10));
-        lingerOut(batcher, statement, clock, REMEMBERED, 2);
-        for (int i = 0; i < REMEMBERED - 1; i++) {
-            int before = statement.handed().size();
-            writes(100 + 2 * i, 101 + 2 * i).forEach(write -> submit(batcher, write));
-            statement.batch(before).answer();
-        }
-        int learning = statement.handed().size();
+        int learning = untilTheNextLearningBatch(batcher, statement, clock, 2);
 
         writes(300, 301).forEach(write -> submit(batcher, write));
         clock.advance(Duration.ofNanos(900_000));
@@ -500,6 +486,24 @@ class StatementBatcherTest {
 
         assertThat(statement.handed()).hasSize(learning + 1).last()
                 .isEqualTo(List.of(write(300, "w300"), write(301, "w301"), write(302, "late")));
+    }
+
+    /**
+     * A closed loop of {@code callers}: their first batches linger out, then, back together, they leave at once until
+     * the 32nd batch learns again. Answers how many batches were handed over before that one.
+     */
+    private static int untilTheNextLearningBatch(StatementBatcher<Write, String> batcher, HandDriven statement,
+            HandClock clock, int callers) {
+        lingerOut(batcher, statement, clock, REMEMBERED, callers);
+        for (int i = 0; i < REMEMBERED - 1; i++) {
+            int before = statement.handed().size();
+            for (int j = 0; j < callers; j++) {
+                submit(batcher, write(100_000 + callers * i + j, "back"));
+            }
+            assertThat(statement.handed()).as("back together %d", i).hasSize(before + 1);
+            statement.batch(before).answer();
+        }
+        return statement.handed().size();
     }
 
     /** Runs {@code times} batches of {@code size} writes, each lingering out its whole linger, and answers them. */
