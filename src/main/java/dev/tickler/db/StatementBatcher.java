@@ -214,11 +214,11 @@ public final class StatementBatcher<W, R> {
             last = waiting.queuedAt();
             counted++;
         }
-        if (counted < company || counted < 2) {
+        if (counted == 0 || counted < company) {
             return NOT_ARMED;
         }
-        long lull = Math.max(lingerNanos / LULL_PER_LINGER, 3 * (last - first) / (counted - 1));
-        return last + lull;
+        long meanGap = counted == 1 ? 0 : (last - first) / (counted - 1);
+        return last + Math.max(lingerNanos / LULL_PER_LINGER, 3 * meanGap);
     }
 
     /** Counts no further than needed: only a lingering batcher asks, and its queue is short. */
@@ -231,8 +231,8 @@ public final class StatementBatcher<W, R> {
     }
 
     /**
-     * One wake-up at a time, when the oldest write's linger ends, or sooner when a learning batch's lull would end;
-     * it drains, which decides again.
+     * A wake-up when the oldest write's linger ends, or sooner when a learning batch's lull would end (one armed for
+     * later does not keep an earlier one from being armed); it drains, which decides again.
      */
     private void wakeWhenReady() {
         Waiting<W, R> oldest = queue.peek();

@@ -22,6 +22,8 @@ import java.util.function.Function;
 
 import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.Context;
@@ -446,14 +448,20 @@ class StatementBatcherTest {
                 .isEqualTo(List.of(write(200, "probe"), write(201, "company")));
     }
 
-    @Test
-    void aLearningBatchThatHoldsTheLargestRecentCompanyLeavesAfterALullInsteadOfItsWholeLinger() {
+    /** Three callers in a closed loop, or one caller alone. */
+    @ParameterizedTest
+    @ValueSource(ints = {3, 1})
+    void aLearningBatchThatHoldsTheLargestRecentCompanyLeavesAfterALullInsteadOfItsWholeLinger(int callers) {
         HandDriven statement = new HandDriven();
         HandClock clock = new HandClock();
         StatementBatcher<Write, String> batcher = clock.batcher(statement, 100, 4, Duration.ofMillis(10));
-        int learning = untilTheNextLearningBatch(batcher, statement, clock, 3);
+        int learning = untilTheNextLearningBatch(batcher, statement, clock, callers);
 
-        writes(300, 301, 302).forEach(write -> submit(batcher, write));
+        List<Write> back = new ArrayList<>();
+        for (int i = 0; i < callers; i++) {
+            back.add(write(300 + i, "back"));
+        }
+        back.forEach(write -> submit(batcher, write));
         clock.advance(Duration.ofMillis(1).minusNanos(1));
         clock.wakeUp();
 
@@ -462,7 +470,7 @@ class StatementBatcherTest {
         clock.advance(Duration.ofNanos(1));
         clock.wakeUp();
 
-        assertThat(statement.handed()).hasSize(learning + 1).last().isEqualTo(writes(300, 301, 302));
+        assertThat(statement.handed()).hasSize(learning + 1).last().isEqualTo(back);
     }
 
     @Test
