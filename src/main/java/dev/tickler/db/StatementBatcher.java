@@ -280,7 +280,7 @@ public final class StatementBatcher<W, R> {
             for (int i = 0; i < batch.size(); i++) {
                 R result = results.get(i);
                 Waiting<W, R> waiting = batch.get(i);
-                onCallerContext(waiting, () -> waiting.answer().complete(result));
+                CallerContext.of(waiting.caller()).execute(() -> waiting.answer().complete(result));
             }
         }, failure -> failAll(batch, failure));
     }
@@ -288,22 +288,12 @@ public final class StatementBatcher<W, R> {
     private void failAll(List<Waiting<W, R>> batch, Throwable failure) {
         ended();
         for (Waiting<W, R> waiting : batch) {
-            onCallerContext(waiting, () -> waiting.answer().fail(failure));
+            CallerContext.of(waiting.caller()).execute(() -> waiting.answer().fail(failure));
         }
     }
 
     private void ended() {
         inFlight.decrementAndGet();
         drain();
-    }
-
-    /** Each caller continues on its own Vert.x context, as it would after a statement of its own. */
-    private static void onCallerContext(Waiting<?, ?> waiting, Runnable answer) {
-        Context caller = waiting.caller();
-        if (caller == null || caller == Vertx.currentContext()) {
-            answer.run();
-        } else {
-            caller.runOnContext(ignored -> answer.run());
-        }
     }
 }

@@ -30,6 +30,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 
+import dev.tickler.db.CallerContext;
 import dev.tickler.db.StatementBatcher;
 import dev.tickler.db.UniqueViolation;
 import dev.tickler.handoff.HandOff;
@@ -116,7 +117,7 @@ public class ReminderService {
         Registering registering = Registering.of(request, caller.tenant(), caller.name(), now(),
                 tracing.currentTraceparent());
         Context trace = Context.current();
-        Executor onCallersContext = onContext(Vertx.currentContext());
+        Executor onCallersContext = CallerContext.of(Vertx.currentContext());
         return registrations.submit(new Lingering(registering, trace))
                 .onFailure().recoverWithItem(batchFailure -> ledger.register(registering)
                         .chain(created -> handedOffCreated(created.stream().toList(), List.of(trace))
@@ -124,17 +125,6 @@ public class ReminderService {
                 .chain(handedOff -> handedOff.emitOn(onCallersContext))
                 .chain(created -> created.isPresent() ? Uni.createFrom().item(createdOne(created.get(), caller))
                         : ledger.findByNaturalKey(caller.tenant(), request).map(ReminderService::answerOrRefuse));
-    }
-
-    /** Runs where the request runs, as after a statement of its own, wherever the batch's hand-off answered. */
-    private static Executor onContext(io.vertx.core.Context context) {
-        return task -> {
-            if (context == null || context == Vertx.currentContext()) {
-                task.run();
-            } else {
-                context.runOnContext(ignored -> task.run());
-            }
-        };
     }
 
     /** A registration without a key lingering for others to share its statements, and the trace it continues. */
