@@ -91,15 +91,50 @@ class SweepQueryPlanTest {
     void retentionDeletesReadTheFinishedIndexOnly() {
         Instant cutOff = Instant.now().minus(Duration.ofDays(30));
 
-        for (String delete : new String[] { ReminderLedger.DELETE_FINISHED.sql(), ReminderLedger.DELETE_FAILED.sql() }) {
-            QueryPlan plan = QueryPlan.explain(pool, "FORMAT JSON", delete, cutOff.atOffset(ZoneOffset.UTC),
-                    SweepService.RETENTION_BATCH);
+        for (String delete : retentionDeletes()) {
+            QueryPlan plan = QueryPlan.explain(pool, "FORMAT JSON", delete, cutOff.atOffset(ZoneOffset.UTC));
 
             // failed reminders have a partial index of their own too (the operator API's), which may be the cheaper read
             assertThat(plan.indexes()).as(delete).containsAnyOf("reminders_finished_updated_at_idx",
-                    delete.equals(ReminderLedger.DELETE_FAILED.sql()) ? "reminders_failed_fire_at_id_idx"
+                    delete.contains("'failed'") ? "reminders_failed_fire_at_id_idx"
                             : "reminders_finished_updated_at_idx");
             assertThat(plan.seqScanned()).as(delete).doesNotContain("reminders");
         }
+    }
+
+    @Test
+    void retentionDeletesGenericPlanReadsTheFinishedIndexAndThePrimaryKeys() {
+        // a deployment's table after a while: finished reminders changed over the last two months, each with its
+        // events, and reminders still waiting on the queue
+        database.execute("INSERT INTO reminders (user_id, channel, template, fire_at, state, sent_at, updated_at)"
+                + " SELECT 'plan-retention', 'email', 't' || g, now() - g * interval '1 minute', 'sent', now(),"
+                + " now() - g * interval '1 minute' FROM generate_series(1, 60000) g");
+        database.execute("INSERT INTO reminders (user_id, channel, template, fire_at, state)"
+                + " SELECT 'plan-retention', 'email', 'w' || g, now() + g * interval '1 second', 'handed_off'"
+                + " FROM generate_series(1, 20000) g");
+        database.execute("INSERT INTO reminder_events (reminder_id, at, type) SELECT id, now(), type"
+                + " FROM reminders, unnest(array['registered', 'published', 'received', 'sent']) type"
+                + " WHERE user_id = 'plan-retention'");
+        database.execute("ANALYZE reminders");
+        database.execute("ANALYZE reminder_events");
+
+        for (String delete : retentionDeletes()) {
+            // the plan retention runs on (plan_cache_mode = force_generic_plan), for any cut-off
+            QueryPlan plan = QueryPlan.of(pool.query("EXPLAIN (GENERIC_PLAN, FORMAT JSON) " + delete).execute()
+                    .await().indefinitely());
+
+            System.out.printf("retention's generic plan: %s on %s%n", plan.nodeTypes(), plan.indexes());
+            assertThat(plan.seqScanned()).as(delete).isEmpty();
+            assertThat(plan.indexes()).as(delete).contains("reminders_pkey", "reminder_events_reminder_id_idx")
+                    .containsAnyOf("reminders_finished_updated_at_idx", "reminders_failed_fire_at_id_idx");
+        }
+        database.execute("DELETE FROM reminder_events WHERE reminder_id IN"
+                + " (SELECT id FROM reminders WHERE user_id = 'plan-retention')");
+        database.execute("DELETE FROM reminders WHERE user_id = 'plan-retention'");
+    }
+
+    private static List<String> retentionDeletes() {
+        return List.of(ReminderLedger.deleteFinishedPastRetention(SweepService.RETENTION_BATCH).sql(),
+                ReminderLedger.deleteFailedPastRetention(SweepService.RETENTION_BATCH).sql());
     }
 }
