@@ -140,7 +140,7 @@ public interface TicklerConfig {
          * and PostgreSQL runs fewer statements a reminder (docs/scaling.md). Zero: each leaves at once.
          */
         @WithName("registration-linger")
-        @WithDefault("PT0.025S")
+        @WithDefault("PT0.05S")
         Duration registrationLinger();
     }
 

@@ -592,7 +592,7 @@ public class ReminderLedger {
         Comparator<Tuple> byRowId = Comparator.comparingLong(parameters -> parameters.getLong(0));
         this.pause = pause;
         this.registrationLinger = StatementBatcher.configuredLinger("tickler.api.registration-linger",
-                config.api().registrationLinger(), "PT0.025S");
+                config.api().registrationLinger(), "PT0.05S");
         this.handOff = UnnestedStatement.of(pool, HAND_OFF, HAND_OFF_COLUMNS, row -> Optional.of(ReminderRow.from(row)),
                 Optional.empty());
         this.handOffs = new StatementBatcher<>(handOff, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger,
