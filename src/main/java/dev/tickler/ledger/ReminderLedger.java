@@ -528,7 +528,8 @@ public class ReminderLedger {
      * Finished reminders past their retention, oldest change first, a bounded batch in one short transaction. The
      * batch size is written into the statement, not bound: retention runs on the statement's generic plan
      * ({@link #RETENTION_SETTINGS}), and a generic plan that knows it takes a batch reads the finished index and the
-     * primary keys, while one for a limit it cannot see estimated a tenth of the table and joined by scanning it.
+     * primary keys, while one for a limit it cannot see expected a tenth of the rows and joined by scanning both
+     * tables.
      */
     public static NamedSql deleteFinishedPastRetention(int batch) {
         return NamedSql.of(withTheirEvents("DELETE FROM reminders WHERE id IN (SELECT id FROM reminders WHERE state IN "
@@ -551,8 +552,8 @@ public class ReminderLedger {
     /**
      * How retention's transactions run: not durable (below), and on the deletes' generic plan, which reads the finished
      * index in order as a batch's own plan does. Left to choose, PostgreSQL planned every batch afresh, since a plan for
-     * the batch's cut-off looked cheaper than one for any cut-off; at ten million rows that planning cost about as much
-     * as the delete (docs/scaling.md).
+     * the batch's cut-off looked cheaper than one for any cut-off; at ten million rows that planning cost more than the
+     * delete itself (docs/scaling.md).
      */
     private static final String RETENTION_SETTINGS = "SELECT set_config('synchronous_commit', 'off', true),"
             + " set_config('plan_cache_mode', 'force_generic_plan', true)";
