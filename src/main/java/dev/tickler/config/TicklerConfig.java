@@ -13,6 +13,12 @@ import io.smallrye.config.WithName;
 @ConfigMapping(prefix = "tickler")
 public interface TicklerConfig {
 
+    /**
+     * The default of each linger (registrations, claims, settlements): how long a write waits for others to share its
+     * statement (docs/scaling.md).
+     */
+    String DEFAULT_LINGER = "PT0.05S";
+
     Api api();
 
     Push push();
@@ -140,7 +146,7 @@ public interface TicklerConfig {
          * and PostgreSQL runs fewer statements a reminder (docs/scaling.md). Zero: each leaves at once.
          */
         @WithName("registration-linger")
-        @WithDefault("PT0.05S")
+        @WithDefault(DEFAULT_LINGER)
         Duration registrationLinger();
     }
 
@@ -203,7 +209,7 @@ public interface TicklerConfig {
          * at a steady rate one statement then settles tens instead of one (docs/scaling.md). Zero: each leaves at once.
          */
         @WithName("settle-linger")
-        @WithDefault("PT0.05S")
+        @WithDefault(DEFAULT_LINGER)
         Duration settleLinger();
 
         /**
@@ -212,7 +218,7 @@ public interface TicklerConfig {
          * reminder (docs/scaling.md). Zero: each leaves at once.
          */
         @WithName("claim-linger")
-        @WithDefault("PT0.05S")
+        @WithDefault(DEFAULT_LINGER)
         Duration claimLinger();
 
         /** Poll mode: the pause after a consume that found nothing. */

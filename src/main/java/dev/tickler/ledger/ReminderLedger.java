@@ -532,21 +532,19 @@ public class ReminderLedger {
      * tables.
      */
     public static NamedSql deleteFinishedPastRetention(int batch) {
-        return NamedSql.of(withTheirEvents("DELETE FROM reminders WHERE id IN (SELECT id FROM reminders WHERE state IN "
-                + sqlList(SENT, CANCELLED, EXPIRED, SKIPPED) + " AND updated_at < :before ORDER BY updated_at LIMIT "
-                + batch + " FOR UPDATE SKIP LOCKED) RETURNING id"));
+        return deletePastRetention("state IN " + sqlList(SENT, CANCELLED, EXPIRED, SKIPPED), batch);
     }
 
     public static NamedSql deleteFailedPastRetention(int batch) {
-        return NamedSql.of(withTheirEvents("DELETE FROM reminders WHERE id IN (SELECT id FROM reminders WHERE state = "
-                + FAILED.sql() + " AND updated_at < :before ORDER BY updated_at LIMIT " + batch
-                + " FOR UPDATE SKIP LOCKED) RETURNING id"));
+        return deletePastRetention("state = " + FAILED.sql(), batch);
     }
 
     /** A reminder's timeline goes with it (docs/contract.md#retention); answers one row per reminder deleted. */
-    private static String withTheirEvents(String deleteReminders) {
-        return "WITH gone AS (" + deleteReminders + "), events AS (DELETE FROM reminder_events e USING gone"
-                + " WHERE e.reminder_id = gone.id) SELECT id FROM gone";
+    private static NamedSql deletePastRetention(String states, int batch) {
+        return NamedSql.of("WITH gone AS (DELETE FROM reminders WHERE id IN (SELECT id FROM reminders WHERE " + states
+                + " AND updated_at < :before ORDER BY updated_at LIMIT " + batch + " FOR UPDATE SKIP LOCKED)"
+                + " RETURNING id), events AS (DELETE FROM reminder_events e USING gone WHERE e.reminder_id = gone.id)"
+                + " SELECT id FROM gone");
     }
 
     /**
@@ -593,7 +591,7 @@ public class ReminderLedger {
         Comparator<Tuple> byRowId = Comparator.comparingLong(parameters -> parameters.getLong(0));
         this.pause = pause;
         this.registrationLinger = StatementBatcher.configuredLinger("tickler.api.registration-linger",
-                config.api().registrationLinger(), "PT0.05S");
+                config.api().registrationLinger(), TicklerConfig.DEFAULT_LINGER);
         this.handOff = UnnestedStatement.of(pool, HAND_OFF, HAND_OFF_COLUMNS, row -> Optional.of(ReminderRow.from(row)),
                 Optional.empty());
         this.handOffs = new StatementBatcher<>(handOff, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger,
@@ -601,12 +599,12 @@ public class ReminderLedger {
         this.claims = new StatementBatcher<>(UnnestedStatement.of(pool, CLAIM, CLAIM_COLUMNS,
                 row -> Optional.of(claimOf(row)), Optional.empty()), byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
                 StatementBatcher.configuredLinger("tickler.delivery.claim-linger", config.delivery().claimLinger(),
-                        "PT0.05S"),
+                        TicklerConfig.DEFAULT_LINGER),
                 System::nanoTime, pause::after);
         this.settleSent = UnnestedStatement.of(pool, settleSent(outbox), SEND_COLUMNS, row -> true, false);
         this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
                 StatementBatcher.configuredLinger("tickler.delivery.settle-linger", config.delivery().settleLinger(),
-                        "PT0.05S"),
+                        TicklerConfig.DEFAULT_LINGER),
                 System::nanoTime, pause::after);
     }
 
