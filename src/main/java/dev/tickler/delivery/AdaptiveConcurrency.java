@@ -15,7 +15,9 @@ import io.smallrye.mutiny.subscription.UniEmitter;
  * unloaded): at most a share of {@value #GROWTH_BAND} above it, calls are not queueing at the provider and, while
  * they press against the limit, it grows (doubling until the first cut, then by {@value #CAUTIOUS_GROWTH} of itself);
  * more than a share of {@value #TOLERANCE} above it, the provider is queueing them and the limit is cut in
- * proportion, at most by half (and not again in the next round, whose calls were sent before the cut). It never
+ * proportion, at most by half (and not again in the next round, whose calls were sent before the cut). Shares of a
+ * lowest latency under a millisecond are smaller than an event loop's ordinary jitter, so a round also grows within
+ * half of {@link #ORDINARY_JITTER_NANOS} above the lowest and cuts only beyond all of it. The limit never
  * leaves [1, ceiling]. The lowest latency is forgotten now and then, so that a provider that got slower for good is
  * measured again instead of looking congested forever.
  *
@@ -52,7 +54,11 @@ final class AdaptiveConcurrency {
     static final double CAUTIOUS_GROWTH = 0.125;
     /** This instance's own delay, as a share of the lowest latency, beyond which a round's latency cuts nothing. */
     static final double TRUSTED_LOCAL_DELAY = 0.1;
-    /** A timer this late is an event loop's ordinary jitter: it never stops a fast provider's queue from being seen. */
+    /**
+     * A timer this late is an event loop's ordinary jitter: it never stops a fast provider's queue from being seen. A
+     * round's latency no more than this above the lowest is not read as the provider's queue, however small the lowest:
+     * against a provider that answers in a fraction of a millisecond, an answer read a millisecond late triples it.
+     */
     static final long ORDINARY_JITTER_NANOS = 2_000_000;
     /** An answer's own delay here: its call written late and its answer read late, each by about the timers' delay. */
     static final int LOCAL_DELAYS_PER_CALL = 2;
@@ -181,10 +187,13 @@ final class AdaptiveConcurrency {
 
     /** The round just ended: grow, hold or cut. */
     private void judge() {
-        double ratio = round.netNanos / round.samples / lowestNanos;
+        double net = round.netNanos / round.samples;
+        double ratio = net / lowestNanos;
+        // a provider answering within a millisecond or two is fast beyond what an event loop's timing can tell apart
+        double beyondLowest = net - lowestNanos;
         boolean afterACut = justCut;
         justCut = false;
-        if (ratio > 1 + TOLERANCE) {
+        if (ratio > 1 + TOLERANCE && beyondLowest > ORDINARY_JITTER_NANOS) {
             // the round after a cut answers calls sent before it, still queued behind the calls the cut took away
             long trustedDelay = Math.max((long) (TRUSTED_LOCAL_DELAY * lowestNanos), ORDINARY_JITTER_NANOS);
             boolean trusted = round.localDelayNanos <= trustedDelay;
@@ -193,7 +202,8 @@ final class AdaptiveConcurrency {
                 justCut = true;
                 limit = Math.max(1, limit * Math.max(LARGEST_CUT, (1 + GROWTH_BAND) / ratio));
             }
-        } else if (ratio <= 1 + GROWTH_BAND && round.mostInFlight * 2 >= (int) limit) {
+        } else if ((ratio <= 1 + GROWTH_BAND || beyondLowest <= ORDINARY_JITTER_NANOS / 2)
+                && round.mostInFlight * 2 >= (int) limit) {
             limit = Math.min(ceiling, limit + Math.max(1, limit * (queuedOnce ? CAUTIOUS_GROWTH : 1)));
         }
     }

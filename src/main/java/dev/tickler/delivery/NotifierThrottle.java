@@ -136,12 +136,15 @@ final class NotifierThrottle {
 
         /**
          * The latest a timer ran since {@code started}: those that fired since, and the one due now if it is overdue
-         * (the stall an answer is read after may still hold it).
+         * (the stall an answer is read after may still hold it). A call shorter than the probes' spacing mostly sees
+         * none of them fire, so it is judged by the last two probes' spacing instead: a flood that keeps every timer a
+         * few milliseconds late keeps a sub-millisecond call's answer as late.
          */
         synchronized long since(long started) {
             long now = nanoTime.getAsLong();
+            long from = Math.min(started, now - 2 * EVERY_NANOS);
             long latest = probing ? Math.max(0, now - nextDue) : 0;
-            for (int i = 0, at = newest; i < count && firedAt[at] >= started; i++, at = (at - 1 + KEPT) % KEPT) {
+            for (int i = 0, at = newest; i < count && firedAt[at] >= from; i++, at = (at - 1 + KEPT) % KEPT) {
                 latest = Math.max(latest, lateness[at]);
             }
             return latest;

@@ -139,6 +139,27 @@ class AdaptiveConcurrencyTest {
     }
 
     @Test
+    void answersOfAProviderThatAnswersAtOnceReadAMillisecondLateCutNothing() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+        answer(concurrency, 300, MS / 5, 0);
+
+        // seven times the lowest latency, all of it this instance's loop reading the answers late
+        answer(concurrency, 2_000, 1_400_000, 0);
+
+        assertThat(concurrency.limit()).isEqualTo(256);
+    }
+
+    @Test
+    void aProviderThatAnswersAtOnceAndThenQueuesBeyondTheJitterIsCut() {
+        AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
+        answer(concurrency, 300, MS / 5, 0);
+
+        answer(concurrency, 1_000, 10 * MS, 0);
+
+        assertThat(concurrency.limit()).isLessThan(64);
+    }
+
+    @Test
     void aCollectionPauseCutsNothing() {
         AdaptiveConcurrency concurrency = new AdaptiveConcurrency(256);
         answer(concurrency, 300, 100 * MS, 0);

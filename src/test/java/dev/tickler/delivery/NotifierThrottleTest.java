@@ -94,6 +94,22 @@ class NotifierThrottleTest {
     }
 
     @Test
+    void aPushFloodIsNotReadAsTheQueueOfAProviderThatAnswersAtOnce() {
+        // answers in a fifth of a millisecond, as a provider beside the instance does; the flood reads each answer and
+        // runs each timer up to 3 ms late, more than ten times that latency
+        Simulation simulation = new Simulation(Optional.empty(), new QuotaProvider(Integer.MAX_VALUE, MS / 5));
+        Random random = new Random(29);
+        simulation.lag = due -> (long) (random.nextDouble() * 3 * MS);
+
+        simulation.claim(50_000, 20_000);
+        simulation.runUntilSent(50_000, 60 * SECOND);
+
+        // about 34 calls out at once carry 20,000 a second at 1.7 ms; at a limit of one or two they take 25-50 s
+        assertThat(simulation.drainSeconds()).isLessThan(2.6);
+        assertThat(simulation.lowestLimitAfter(SECOND, 2 * SECOND)).isGreaterThanOrEqualTo(16);
+    }
+
+    @Test
     void aCollectionPauseIsNotReadAsTheProvidersQueue() {
         Simulation simulation = new Simulation(Optional.empty(), new QuotaProvider(Integer.MAX_VALUE, 500 * MS));
         simulation.claim(20_000, 100_000);
@@ -153,6 +169,23 @@ class NotifierThrottleTest {
         simulation.runUntil(() -> false, 300 * MS);
 
         assertThat(simulation.throttle.localDelaySeconds()).isEqualTo(0.1);
+    }
+
+    @Test
+    void aCallShorterThanTheProbesSpacingIsJudgedByTheProbesJustBeforeIt() {
+        long[] now = { 0 };
+        Deque<Runnable> timers = new ArrayDeque<>();
+        NotifierThrottle.LocalDelay delay = new NotifierThrottle.LocalDelay(() -> now[0],
+                (delayNanos, action) -> timers.add(action));
+        delay.watch();
+        // the probe due at 20 ms fires 3 ms late
+        now[0] = 23 * MS;
+        timers.poll().run();
+
+        long started = 30 * MS;
+        now[0] = started + MS / 5;
+
+        assertThat(delay.since(started)).isEqualTo(3 * MS);
     }
 
     @Test
