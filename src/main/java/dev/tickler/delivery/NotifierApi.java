@@ -10,7 +10,8 @@ import io.smallrye.mutiny.Uni;
 
 /**
  * The notification provider's one endpoint, posted to at exactly tickler.notify.url. The W3C trace headers are sent
- * only when tracing is on (a null header is left out).
+ * only when tracing is on (a null header is left out). The body comes written: the client's own Jackson writer reads
+ * the method's parameter annotations through reflection on every call, a tenth of a delivery's CPU at saturation.
  */
 interface NotifierApi {
 
@@ -18,5 +19,5 @@ interface NotifierApi {
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<Response> send(@HeaderParam("Idempotency-Key") String idempotencyKey,
             @HeaderParam("traceparent") String traceparent, @HeaderParam("tracestate") String tracestate,
-            NotificationPayload payload);
+            byte[] payload);
 }

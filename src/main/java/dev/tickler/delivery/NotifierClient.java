@@ -14,6 +14,10 @@ import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException;
 import org.jboss.resteasy.reactive.client.api.QuarkusRestClientProperties;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.opentelemetry.api.trace.Span;
@@ -41,6 +45,7 @@ import dev.tickler.tracing.UntracedHttpClientOptions;
 public class NotifierClient {
 
     private final NotifierApi api;
+    private final ObjectWriter payloadWriter;
     private final TypedGuard<Uni<Response>> guard;
     private final Duration timeout;
     private final Map<String, Counter> responses = new ConcurrentHashMap<>();
@@ -50,7 +55,7 @@ public class NotifierClient {
     private final String host;
     private final int port;
 
-    public NotifierClient(TicklerConfig config, MeterRegistry registry, ReminderTracing tracing) {
+    public NotifierClient(TicklerConfig config, MeterRegistry registry, ReminderTracing tracing, ObjectMapper mapper) {
         URI url = providerUrl(config.notifier().url());
         this.host = url.getHost();
         this.port = portOf(url);
@@ -65,6 +70,7 @@ public class NotifierClient {
                 // the client, and the limit would read that queueing as the provider slowing down
                 .property(QuarkusRestClientProperties.CONNECTION_POOL_SIZE, config.notifier().concurrency())
                 .build(NotifierApi.class);
+        this.payloadWriter = mapper.writerFor(NotificationPayload.class);
         this.timeout = config.notifier().timeout();
         this.guard = TypedGuard.create(new TypeLiteral<Uni<Response>>() {
                 })
@@ -85,15 +91,22 @@ public class NotifierClient {
     }
 
     Uni<NotifierOutcome> send(ClaimedReminder claim) {
-        NotificationPayload payload = NotificationPayload.of(claim);
         Span span = tracing.startNotify(claim.trace(), claim.id(), claim.attempts() + 1, host, port);
         TraceHeaders trace = tracing.headersOf(span);
         long started = System.nanoTime();
         Uni<NotifierOutcome> outcome = guard.get(() -> api.send(claim.sendKey(), trace.traceparent(),
-                        trace.tracestate(), payload))
+                        trace.tracestate(), body(claim)))
                 .map(response -> classify(response, millisSince(started)))
                 .onFailure().recoverWithItem(failure -> classifyFailure(failure, millisSince(started)));
         return tracing.enabled() ? outcome.invoke(answer -> endSpan(span, answer)) : outcome;
+    }
+
+    private byte[] body(ClaimedReminder claim) {
+        try {
+            return payloadWriter.writeValueAsBytes(NotificationPayload.of(claim));
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("the notification for reminder " + claim.id() + " could not be written", e);
+        }
     }
 
     private void endSpan(Span span, NotifierOutcome outcome) {
