@@ -137,8 +137,8 @@ final class NotifierThrottle {
         /**
          * The latest a timer ran since {@code started}: those that fired since, and the one due now if it is overdue
          * (the stall an answer is read after may still hold it). A call shorter than the probes' spacing mostly sees
-         * none of them fire, so it is judged by the last two probes' spacing instead: a flood that keeps every timer a
-         * few milliseconds late keeps a sub-millisecond call's answer as late.
+         * none of them fire, so every call is judged by at least the probes of the last two spacings: a flood that
+         * keeps every timer a few milliseconds late keeps a sub-millisecond call's answer as late.
          */
         synchronized long since(long started) {
             long now = nanoTime.getAsLong();
