@@ -110,6 +110,18 @@ class NotifierThrottleTest {
     }
 
     @Test
+    void aProviderThatAnswersAtOnceButWorksOnOneCallAtATimeKeepsFewCallsOut() {
+        Simulation simulation = new Simulation(Optional.empty(), new QueueingProvider(1, MS / 2));
+
+        simulation.claim(10_000, 100_000);
+        simulation.runUntil(() -> false, 3 * SECOND);
+
+        // half a millisecond a call, one at a time: a sixth call out waits more than the 2 ms the limit forgives
+        assertThat(simulation.highestLimitAfter(SECOND, 3 * SECOND)).isLessThanOrEqualTo(16);
+        assertThat(simulation.sentBetween(SECOND, 3 * SECOND)).isGreaterThan(3_600);
+    }
+
+    @Test
     void aCollectionPauseIsNotReadAsTheProvidersQueue() {
         Simulation simulation = new Simulation(Optional.empty(), new QuotaProvider(Integer.MAX_VALUE, 500 * MS));
         simulation.claim(20_000, 100_000);
