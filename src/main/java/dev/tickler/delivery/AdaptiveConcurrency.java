@@ -189,7 +189,6 @@ final class AdaptiveConcurrency {
     private void judge() {
         double net = round.netNanos / round.samples;
         double ratio = net / lowestNanos;
-        // a provider answering within a millisecond or two is fast beyond what an event loop's timing can tell apart
         double beyondLowest = net - lowestNanos;
         boolean afterACut = justCut;
         justCut = false;

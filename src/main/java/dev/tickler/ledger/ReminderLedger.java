@@ -590,22 +590,24 @@ public class ReminderLedger {
         this.expireWaiting = expireWaiting(outbox);
         Comparator<Tuple> byRowId = Comparator.comparingLong(parameters -> parameters.getLong(0));
         this.pause = pause;
-        this.registrationLinger = StatementBatcher.configuredLinger("tickler.api.registration-linger",
-                config.api().registrationLinger(), TicklerConfig.DEFAULT_LINGER);
+        this.registrationLinger = linger("tickler.api.registration-linger", config.api().registrationLinger());
         this.handOff = UnnestedStatement.of(pool, HAND_OFF, HAND_OFF_COLUMNS, row -> Optional.of(ReminderRow.from(row)),
                 Optional.empty());
         this.handOffs = new StatementBatcher<>(handOff, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger,
                 System::nanoTime, pause::after);
         this.claims = new StatementBatcher<>(UnnestedStatement.of(pool, CLAIM, CLAIM_COLUMNS,
                 row -> Optional.of(claimOf(row)), Optional.empty()), byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
-                StatementBatcher.configuredLinger("tickler.delivery.claim-linger", config.delivery().claimLinger(),
-                        TicklerConfig.DEFAULT_LINGER),
+                linger("tickler.delivery.claim-linger", config.delivery().claimLinger()),
                 System::nanoTime, pause::after);
         this.settleSent = UnnestedStatement.of(pool, settleSent(outbox), SEND_COLUMNS, row -> true, false);
         this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
-                StatementBatcher.configuredLinger("tickler.delivery.settle-linger", config.delivery().settleLinger(),
-                        TicklerConfig.DEFAULT_LINGER),
+                linger("tickler.delivery.settle-linger", config.delivery().settleLinger()),
                 System::nanoTime, pause::after);
+    }
+
+    /** A linger as configured, refused at start when out of range; the three share one default. */
+    private static Duration linger(String key, Duration configured) {
+        return StatementBatcher.configuredLinger(key, configured, TicklerConfig.DEFAULT_LINGER);
     }
 
     public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {

@@ -47,7 +47,7 @@ class NotifierThrottleTest {
     @Test
     void theIssuesCampaignWithoutARateLimitDrainsWithinAThirdOfTheProvidersMinimum() {
         Simulation simulation = new Simulation(Optional.empty(), new QuotaProvider(1_000, 100 * MS));
-        simulation.lag = pushFlood(3 * SECOND);
+        simulation.lag = pushFlood(3 * SECOND, 150 * MS);
 
         simulation.claim(10_000, 4_000);
         simulation.runUntilSent(10_000, 60 * SECOND);
@@ -60,7 +60,7 @@ class NotifierThrottleTest {
     @Test
     void theIssuesCampaignWithTheRateLimitConfiguredDrainsWithinASeventhOfTheProvidersMinimum() {
         Simulation simulation = new Simulation(Optional.of(990.0), new QuotaProvider(1_000, 100 * MS));
-        simulation.lag = pushFlood(3 * SECOND);
+        simulation.lag = pushFlood(3 * SECOND, 150 * MS);
 
         simulation.claim(10_000, 4_000);
         simulation.runUntilSent(10_000, 60 * SECOND);
@@ -83,7 +83,7 @@ class NotifierThrottleTest {
     @Test
     void aPushFloodOnTheCoresIsNotReadAsTheProvidersQueue() {
         Simulation simulation = new Simulation(Optional.empty(), new QuotaProvider(1_000, 100 * MS));
-        simulation.lag = pushFlood(11 * SECOND);
+        simulation.lag = pushFlood(11 * SECOND, 150 * MS);
 
         simulation.claim(20_000, 2_000);
         simulation.runUntilSent(20_000, 60 * SECOND);
@@ -98,8 +98,7 @@ class NotifierThrottleTest {
         // answers in a fifth of a millisecond, as a provider beside the instance does; the flood reads each answer and
         // runs each timer up to 3 ms late, more than ten times that latency
         Simulation simulation = new Simulation(Optional.empty(), new QuotaProvider(Integer.MAX_VALUE, MS / 5));
-        Random random = new Random(29);
-        simulation.lag = due -> (long) (random.nextDouble() * 3 * MS);
+        simulation.lag = pushFlood(60 * SECOND, 3 * MS);
 
         simulation.claim(50_000, 20_000);
         simulation.runUntilSent(50_000, 60 * SECOND);
@@ -209,10 +208,10 @@ class NotifierThrottleTest {
         assertThat(simulation.events).isEmpty();
     }
 
-    /** Until {@code end}, every timer and every answer runs up to 150 ms late, as the claims flood in. */
-    private static LongUnaryOperator pushFlood(long end) {
+    /** Until {@code end}, every timer and every answer runs up to {@code most} late, as the claims flood in. */
+    private static LongUnaryOperator pushFlood(long end, long most) {
         Random random = new Random(29);
-        return due -> due < end ? (long) (random.nextDouble() * 150 * MS) : 0;
+        return due -> due < end ? (long) (random.nextDouble() * most) : 0;
     }
 
     /** A provider's answer to one call: how long after the call it comes, and what it says. */
