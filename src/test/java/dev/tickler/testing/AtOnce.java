@@ -2,6 +2,7 @@ package dev.tickler.testing;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,5 +43,18 @@ public final class AtOnce {
         } finally {
             pool.shutdownNow();
         }
+    }
+
+    /** {@link #run} on a thread of its own, for a test that acts while the calls are under way. */
+    public static <T> CompletableFuture<List<T>> start(int callers, Call<T> call) {
+        CompletableFuture<List<T>> answers = new CompletableFuture<>();
+        new Thread(() -> {
+            try {
+                answers.complete(run(callers, call));
+            } catch (Exception | AssertionError e) {
+                answers.completeExceptionally(e);
+            }
+        }, "at-once").start();
+        return answers;
     }
 }

@@ -8,6 +8,8 @@ import java.util.List;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Transaction;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 /** Puts rows into states the API cannot reach yet (sent, delivering…) by writing the real table. */
@@ -16,8 +18,33 @@ public class Database {
 
     private final Pool pool;
 
+    /** Writes held back until closed. */
+    public interface Held extends AutoCloseable {
+        @Override
+        void close();
+    }
+
     public Database(Pool pool) {
         this.pool = pool;
+    }
+
+    /**
+     * Holds every write to {@code table} until closed, as a slow statement would, while reads go on: a SHARE lock in a
+     * transaction left open, rolled back at close.
+     */
+    public Held holdWrites(String table) {
+        SqlConnection connection = pool.getConnection().await().indefinitely();
+        try {
+            Transaction transaction = connection.begin().await().indefinitely();
+            connection.query("LOCK TABLE " + table + " IN SHARE MODE").execute().await().indefinitely();
+            return () -> {
+                transaction.rollback().await().indefinitely();
+                connection.close().await().indefinitely();
+            };
+        } catch (RuntimeException e) {
+            connection.close().await().indefinitely();
+            throw e;
+        }
     }
 
     public void setState(long reminderId, String state) {

@@ -19,8 +19,14 @@ public final class Metrics {
 
     /** The value of a sample (the first, when labelled), 0 when it is not exported yet. */
     public static double value(String name) {
+        return value(name, "");
+    }
+
+    /** The value of the first sample whose labels include {@code label} (as {@code key="value"}), 0 when none yet. */
+    public static double value(String name, String label) {
         String text = page();
-        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(?:\\{[^}]*\\})? ([0-9.eE+-]+)$").matcher(text);
+        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(?:\\{[^}]*" + Pattern.quote(label)
+                + "[^}]*\\})? ([0-9.eE+-]+)$").matcher(text);
         return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
     }
 }
