@@ -191,8 +191,9 @@ public class DeliveryIntake {
 
     /**
      * A delivery outlives the request that claimed it, so its pipeline is put together on a Vert.x context of its own:
-     * every callback Mutiny is given captures the CDI request context active then, and a delivery waiting for its
-     * turn would otherwise keep the finished request's context and beans alive (docs/delivery.md).
+     * the request's Vert.x context holds its CDI request context (Quarkus keeps ArC's contexts there), and a delivery
+     * waiting for its turn on that context would keep the finished request's context and beans alive
+     * (docs/delivery.md).
      */
     private Acceptance.Claimed startDelivery(ClaimedReminder claim) {
         io.vertx.core.Context current = Vertx.currentContext();
