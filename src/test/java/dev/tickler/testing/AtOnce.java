@@ -48,13 +48,15 @@ public final class AtOnce {
     /** {@link #run} on a thread of its own, for a test that acts while the calls are under way. */
     public static <T> CompletableFuture<List<T>> start(int callers, Call<T> call) {
         CompletableFuture<List<T>> answers = new CompletableFuture<>();
-        new Thread(() -> {
+        Thread caller = new Thread(() -> {
             try {
                 answers.complete(run(callers, call));
             } catch (Exception | AssertionError e) {
                 answers.completeExceptionally(e);
             }
-        }, "at-once").start();
+        }, "at-once");
+        caller.setDaemon(true);
+        caller.start();
         return answers;
     }
 }

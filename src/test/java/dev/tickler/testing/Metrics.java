@@ -24,9 +24,8 @@ public final class Metrics {
 
     /** The value of the first sample whose labels include {@code label} (as {@code key="value"}), 0 when none yet. */
     public static double value(String name, String label) {
-        String text = page();
-        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + "(?:\\{[^}]*" + Pattern.quote(label)
-                + "[^}]*\\})? ([0-9.eE+-]+)$").matcher(text);
+        String labels = label.isEmpty() ? "(?:\\{[^}]*\\})?" : "\\{[^}]*" + Pattern.quote(label) + "[^}]*\\}";
+        Matcher matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + labels + " ([0-9.eE+-]+)$").matcher(page());
         return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
     }
 }
