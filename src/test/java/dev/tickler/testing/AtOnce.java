@@ -51,7 +51,7 @@ public final class AtOnce {
         Thread caller = new Thread(() -> {
             try {
                 answers.complete(run(callers, call));
-            } catch (Exception | AssertionError e) {
+            } catch (Exception e) {
                 answers.completeExceptionally(e);
             }
         }, "at-once");
