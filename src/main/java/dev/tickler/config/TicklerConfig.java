@@ -205,8 +205,9 @@ public interface TicklerConfig {
         Duration shutdownRelease();
 
         /**
-         * How long a successful send's settling write waits for others to share its statement: nobody waits on it, and
-         * at a steady rate one statement then settles tens instead of one (docs/scaling.md). Zero: each leaves at once.
+         * How long a successful send's settling write waits for others to share its statement, even while other
+         * settlements run: nobody waits on it, and at a steady rate one statement then settles tens instead of one
+         * (docs/scaling.md). Zero: each leaves at once.
          */
         @WithName("settle-linger")
         @WithDefault(DEFAULT_LINGER)

@@ -30,6 +30,11 @@ import io.vertx.core.Vertx;
  * on, which lingers longest), and Postgres pays a statement's fixed cost once for them all (docs/scaling.md); a busy
  * instance, whose batches are always running, batches as it did without.
  *
+ * <p>A write nobody waits on may linger while batches run too, until it has the company asked for ({@code
+ * companyWhileRunning}) or its linger ends: a burst then shares a few statements instead of leaving one by one beside
+ * the first, and a saturated instance, whose queue gathers that company in a few milliseconds, still keeps every batch
+ * it may run busy.
+ *
  * @param <W> one row's write
  * @param <R> that write's answer
  */
@@ -63,6 +68,7 @@ public final class StatementBatcher<W, R> {
     private final int maxBatch;
     private final int maxInFlight;
     private final long lingerNanos;
+    private final int companyWhileRunning;
     private final LongSupplier nanoTime;
     private final Timer timer;
     private final Queue<Waiting<W, R>> queue = new ConcurrentLinkedQueue<>();
@@ -101,11 +107,21 @@ public final class StatementBatcher<W, R> {
      */
     public StatementBatcher(Function<List<W>, Uni<List<R>>> statement, Comparator<W> lockOrder, int maxBatch,
             int maxInFlight, Duration linger, LongSupplier nanoTime, Timer timer) {
+        this(statement, lockOrder, maxBatch, maxInFlight, linger, 1, nanoTime, timer);
+    }
+
+    /**
+     * @param companyWhileRunning how many writes a batch waits for while others run, unless its linger ends first; one:
+     *            it leaves at once, as a write whose caller is waiting should
+     */
+    public StatementBatcher(Function<List<W>, Uni<List<R>>> statement, Comparator<W> lockOrder, int maxBatch,
+            int maxInFlight, Duration linger, int companyWhileRunning, LongSupplier nanoTime, Timer timer) {
         this.statement = statement;
         this.lockOrder = Comparator.comparing(Waiting::write, lockOrder);
         this.maxBatch = maxBatch;
         this.maxInFlight = maxInFlight;
         this.lingerNanos = linger.toNanos();
+        this.companyWhileRunning = Math.min(maxBatch, companyWhileRunning);
         this.nanoTime = nanoTime;
         this.timer = timer;
     }
@@ -157,18 +173,23 @@ public final class StatementBatcher<W, R> {
     }
 
     /**
-     * Any batch leaves at once while another runs; a lingering one when its oldest write lingered, or as soon as it
-     * holds the company expected. A batch that learns its company ({@link #learning}) leaves early only once it holds
-     * the largest recent company and the writes have stopped coming for a lull.
+     * A batch leaves while another runs once it holds the company asked for then (at once, unless more is asked); a
+     * lingering one when its oldest write lingered, or as soon as it holds the company expected. A batch that learns
+     * its company ({@link #learning}) leaves early only once it holds the largest recent company and the writes have
+     * stopped coming for a lull.
      */
     private boolean readyToLeave() {
-        if (lingerNanos == 0 || inFlight.get() > 0) {
+        boolean running = inFlight.get() > 0;
+        if (lingerNanos == 0 || running && companyWhileRunning <= 1) {
             return true;
         }
         Waiting<W, R> oldest = queue.peek();
         long now = nanoTime.getAsLong();
         if (oldest == null || now - oldest.queuedAt() >= lingerNanos) {
             return true;
+        }
+        if (running) {
+            return queueHolds(companyWhileRunning);
         }
         if (!learning()) {
             return queueHolds(Math.min(maxBatch, largestRecentCompany()));
@@ -232,7 +253,8 @@ public final class StatementBatcher<W, R> {
 
     /**
      * A wake-up when the oldest write's linger ends, or sooner when a learning batch's lull would end (one armed for
-     * later does not keep an earlier one from being armed); it drains, which decides again.
+     * later does not keep an earlier one from being armed); it drains, which decides again. While batches run, only
+     * the linger's end: a lull decides nothing then, and a batch that ends drains anyway.
      */
     private void wakeWhenReady() {
         Waiting<W, R> oldest = queue.peek();
@@ -240,7 +262,7 @@ public final class StatementBatcher<W, R> {
             return;
         }
         long at = oldest.queuedAt() + lingerNanos;
-        if (learning()) {
+        if (inFlight.get() == 0 && learning()) {
             at = Math.min(at, lullEndsAt());
         }
         long armed = wakeArmedFor.get();

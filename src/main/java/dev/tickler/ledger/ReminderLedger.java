@@ -65,7 +65,7 @@ import dev.tickler.timeline.TimelineSql.Event;
  * while others are running ({@link StatementBatcher}), one round trip and one commit per batch, and each lingers a
  * moment for company while none of its batches runs: registrations, their marks and claims briefly, as their callers
  * wait (tickler.api.registration-linger, tickler.delivery.claim-linger), a successful send's settlement, which nobody
- * waits on, longer (tickler.delivery.settle-linger).
+ * waits on, longer, and for company even while others run (tickler.delivery.settle-linger).
  */
 @ApplicationScoped
 public class ReminderLedger {
@@ -559,6 +559,14 @@ public class ReminderLedger {
     private static final int MAX_BATCH = 100;
     private static final int MAX_BATCHES_IN_FLIGHT = 4;
 
+    /**
+     * How many successful sends' settlements a batch waits for while others run (within the settle linger): the sends
+     * of a second's due reminders end close together, and without it the first settlement lingered while the rest of
+     * the burst left one by one beside it (docs/scaling.md, "Settlements wait for company while others run"). At
+     * saturation that many gather in a few milliseconds.
+     */
+    private static final int SETTLEMENTS_SHARED_WHILE_RUNNING = 32;
+
     private final Pool pool;
     private final NamedSql createSkippedOccurrences;
     private final NamedSql skipAtHandOff;
@@ -602,7 +610,7 @@ public class ReminderLedger {
         this.settleSent = UnnestedStatement.of(pool, settleSent(outbox), SEND_COLUMNS, row -> true, false);
         this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
                 linger("tickler.delivery.settle-linger", config.delivery().settleLinger()),
-                System::nanoTime, pause::after);
+                SETTLEMENTS_SHARED_WHILE_RUNNING, System::nanoTime, pause::after);
     }
 
     /** A linger as configured, refused at start when out of range; the three share one default. */

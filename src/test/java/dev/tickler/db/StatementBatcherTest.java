@@ -368,6 +368,72 @@ class StatementBatcherTest {
     }
 
     @Test
+    void writesArrivingWhileABatchRunsWaitForTheCompanyAskedForAndLeaveWithIt() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = runningOneAskingForThree(statement, clock);
+
+        CompletableFuture<String> first = submit(batcher, write(3, "a"));
+        clock.advance(Duration.ofMillis(10));
+        submit(batcher, write(2, "b"));
+
+        assertThat(statement.handed()).containsExactly(List.of(write(1, "lingered")));
+        assertThat(clock.wakeUps()).as("the first one's linger, not a lull").containsExactly(Duration.ofMillis(50));
+
+        submit(batcher, write(4, "c"));
+
+        assertThat(statement.handed()).hasSize(2).last().isEqualTo(List.of(write(2, "b"), write(3, "a"),
+                write(4, "c")));
+        statement.batch(1).answer();
+        assertThat(first).isCompletedWithValue(answerTo(write(3, "a")));
+    }
+
+    @Test
+    void aWriteWaitingForCompanyWhileABatchRunsLeavesWithoutItWhenItsLingerEnds() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = runningOneAskingForThree(statement, clock);
+        submit(batcher, write(2, "alone"));
+
+        clock.advance(Duration.ofMillis(50).minusNanos(1));
+        clock.wakeUp();
+        assertThat(statement.handed()).hasSize(1);
+
+        clock.advance(Duration.ofNanos(1));
+        clock.wakeUp();
+
+        assertThat(statement.handed()).hasSize(2).last().isEqualTo(List.of(write(2, "alone")));
+    }
+
+    @Test
+    void aWriteStillShortOfCompanyWhenTheRunningBatchEndsLingersOn() {
+        HandDriven statement = new HandDriven();
+        HandClock clock = new HandClock();
+        StatementBatcher<Write, String> batcher = runningOneAskingForThree(statement, clock);
+        submit(batcher, write(2, "waiting"));
+        clock.advance(Duration.ofMillis(20));
+
+        statement.batch(0).answer();
+
+        assertThat(statement.handed()).hasSize(1);
+        assertThat(clock.wakeUps()).containsExactly(Duration.ofMillis(50));
+
+        clock.advance(Duration.ofMillis(30));
+        clock.wakeUp();
+
+        assertThat(statement.handed()).hasSize(2).last().isEqualTo(List.of(write(2, "waiting")));
+    }
+
+    /** A batcher that asks for three writes' company while others run (linger 50 ms), its first batch running. */
+    private static StatementBatcher<Write, String> runningOneAskingForThree(HandDriven statement, HandClock clock) {
+        StatementBatcher<Write, String> batcher = clock.batcher(statement, 10, 4, Duration.ofMillis(50), 3);
+        submit(batcher, write(1, "lingered"));
+        clock.advance(Duration.ofMillis(50));
+        clock.wakeUp();
+        return batcher;
+    }
+
+    @Test
     void aWriteThatHasLingeredWaitsForRoomAndLeavesWhenABatchEnds() {
         HandDriven statement = new HandDriven();
         HandClock clock = new HandClock();
@@ -628,8 +694,13 @@ class StatementBatcherTest {
         private final List<Runnable> pending = new ArrayList<>();
 
         StatementBatcher<Write, String> batcher(HandDriven statement, int maxBatch, int maxInFlight, Duration linger) {
-            return new StatementBatcher<>(statement, BY_ROW, maxBatch, maxInFlight, linger, () -> nanos,
-                    (wait, wake) -> {
+            return batcher(statement, maxBatch, maxInFlight, linger, 1);
+        }
+
+        StatementBatcher<Write, String> batcher(HandDriven statement, int maxBatch, int maxInFlight, Duration linger,
+                int companyWhileRunning) {
+            return new StatementBatcher<>(statement, BY_ROW, maxBatch, maxInFlight, linger, companyWhileRunning,
+                    () -> nanos, (wait, wake) -> {
                         requested.add(Duration.ofNanos(wait));
                         pending.add(wake);
                     });
