@@ -14,10 +14,16 @@ import io.smallrye.config.WithName;
 public interface TicklerConfig {
 
     /**
-     * The default of each linger (registrations, claims, settlements): how long a write waits for others to share its
-     * statement (docs/scaling.md).
+     * The default of the lingers whose callers wait (registrations, claims): how long a write waits for others to share
+     * its statement (docs/scaling.md).
      */
     String DEFAULT_LINGER = "PT0.05S";
+
+    /**
+     * The default of the settlements' linger, which nobody waits on: a quarter of the second whose due reminders' sends
+     * end together, so that one statement settles most of them (docs/scaling.md).
+     */
+    String DEFAULT_SETTLE_LINGER = "PT0.25S";
 
     Api api();
 
@@ -210,7 +216,7 @@ public interface TicklerConfig {
          * (docs/scaling.md). Zero: each leaves at once.
          */
         @WithName("settle-linger")
-        @WithDefault(DEFAULT_LINGER)
+        @WithDefault(DEFAULT_SETTLE_LINGER)
         Duration settleLinger();
 
         /**

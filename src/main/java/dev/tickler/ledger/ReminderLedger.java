@@ -609,11 +609,12 @@ public class ReminderLedger {
                 System::nanoTime, pause::after);
         this.settleSent = UnnestedStatement.of(pool, settleSent(outbox), SEND_COLUMNS, row -> true, false);
         this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
-                linger("tickler.delivery.settle-linger", config.delivery().settleLinger()),
+                StatementBatcher.configuredLinger("tickler.delivery.settle-linger", config.delivery().settleLinger(),
+                        TicklerConfig.DEFAULT_SETTLE_LINGER),
                 SETTLEMENTS_SHARED_WHILE_RUNNING, System::nanoTime, pause::after);
     }
 
-    /** A linger as configured, refused at start when out of range; the three share one default. */
+    /** A linger whose callers wait, as configured, refused at start when out of range; the two share one default. */
     private static Duration linger(String key, Duration configured) {
         return StatementBatcher.configuredLinger(key, configured, TicklerConfig.DEFAULT_LINGER);
     }
