@@ -2,6 +2,7 @@ package dev.tickler.ledger;
 
 import static dev.tickler.db.SqlTimestamps.instant;
 import static dev.tickler.db.SqlTimestamps.utc;
+import static dev.tickler.db.StatementBatcher.configuredLinger;
 import static dev.tickler.ledger.ReminderState.CANCELLED;
 import static dev.tickler.ledger.ReminderState.DELIVERING;
 import static dev.tickler.ledger.ReminderState.EXPIRED;
@@ -598,25 +599,22 @@ public class ReminderLedger {
         this.expireWaiting = expireWaiting(outbox);
         Comparator<Tuple> byRowId = Comparator.comparingLong(parameters -> parameters.getLong(0));
         this.pause = pause;
-        this.registrationLinger = linger("tickler.api.registration-linger", config.api().registrationLinger());
+        this.registrationLinger = configuredLinger("tickler.api.registration-linger", config.api().registrationLinger(),
+                TicklerConfig.DEFAULT_LINGER);
         this.handOff = UnnestedStatement.of(pool, HAND_OFF, HAND_OFF_COLUMNS, row -> Optional.of(ReminderRow.from(row)),
                 Optional.empty());
         this.handOffs = new StatementBatcher<>(handOff, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT, registrationLinger,
                 System::nanoTime, pause::after);
         this.claims = new StatementBatcher<>(UnnestedStatement.of(pool, CLAIM, CLAIM_COLUMNS,
                 row -> Optional.of(claimOf(row)), Optional.empty()), byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
-                linger("tickler.delivery.claim-linger", config.delivery().claimLinger()),
+                configuredLinger("tickler.delivery.claim-linger", config.delivery().claimLinger(),
+                        TicklerConfig.DEFAULT_LINGER),
                 System::nanoTime, pause::after);
         this.settleSent = UnnestedStatement.of(pool, settleSent(outbox), SEND_COLUMNS, row -> true, false);
         this.sends = new StatementBatcher<>(settleSent, byRowId, MAX_BATCH, MAX_BATCHES_IN_FLIGHT,
-                StatementBatcher.configuredLinger("tickler.delivery.settle-linger", config.delivery().settleLinger(),
+                configuredLinger("tickler.delivery.settle-linger", config.delivery().settleLinger(),
                         TicklerConfig.DEFAULT_SETTLE_LINGER),
                 SETTLEMENTS_SHARED_WHILE_RUNNING, System::nanoTime, pause::after);
-    }
-
-    /** A linger whose callers wait, as configured, refused at start when out of range; the two share one default. */
-    private static Duration linger(String key, Duration configured) {
-        return StatementBatcher.configuredLinger(key, configured, TicklerConfig.DEFAULT_LINGER);
     }
 
     public <T> Uni<T> inTransaction(Function<SqlConnection, Uni<T>> work) {
