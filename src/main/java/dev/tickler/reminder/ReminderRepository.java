@@ -42,7 +42,8 @@ public class ReminderRepository implements PanacheRepositoryBase<Reminder, Long>
             parameters.and("tag", filter.tag());
         }
         if (after != null) {
-            query.append(" and (fireAt > :afterFireAt or (fireAt = :afterFireAt and id > :afterId))");
+            // the first condition alone bounds the index scan; the second breaks ties among equal times
+            query.append(" and fireAt >= :afterFireAt and (fireAt > :afterFireAt or id > :afterId)");
             parameters.and("afterFireAt", after.fireAt()).and("afterId", after.id());
         }
         return find(query.toString(), Sort.by("fireAt").and("id"), parameters).range(0, maxRows - 1).list();

@@ -38,11 +38,11 @@ class ReminderListTest {
     void pagesWalkAUsersRemindersInFireAtThenIdOrder() {
         String user = newUser();
         List<Long> expected = new ArrayList<>();
-        // created out of order, two of them at the same instant under different templates
+        // created out of order, two of them at the same instant under templates whose order is not their ids'
         expected.add(createdId(reminder(user, "c", midnight(2))));
         expected.add(0, createdId(reminder(user, "a", midnight(0))));
-        expected.add(1, createdId(reminder(user, "b1", midnight(1))));
-        expected.add(2, createdId(reminder(user, "b2", midnight(1))));
+        expected.add(1, createdId(reminder(user, "b2", midnight(1))));
+        expected.add(2, createdId(reminder(user, "b1", midnight(1))));
         expected.add(createdId(reminder(user, "d", midnight(3))));
         createdId(reminder(newUser(), "a", midnight(0)));
 
