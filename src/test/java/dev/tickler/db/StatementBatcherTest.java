@@ -356,11 +356,9 @@ class StatementBatcherTest {
     void aWriteArrivingWhileABatchRunsLeavesAtOnceAsWithoutLinger() {
         HandDriven statement = new HandDriven();
         HandClock clock = new HandClock();
-        StatementBatcher<Write, String> batcher = clock.batcher(statement, 10, 2, Duration.ofMillis(50));
+        StatementBatcher<Write, String> batcher = withOneRunning(clock.batcher(statement, 10, 2, Duration.ofMillis(50)),
+                clock, Duration.ofMillis(50));
 
-        submit(batcher, write(1, "lingered"));
-        clock.advance(Duration.ofMillis(50));
-        clock.wakeUp();
         submit(batcher, write(2, "busy"));
 
         assertThat(statement.handed()).containsExactly(List.of(write(1, "lingered")), List.of(write(2, "busy")));
@@ -426,9 +424,14 @@ class StatementBatcherTest {
 
     /** A batcher that asks for three writes' company while others run (linger 50 ms), its first batch running. */
     private static StatementBatcher<Write, String> runningOneAskingForThree(HandDriven statement, HandClock clock) {
-        StatementBatcher<Write, String> batcher = clock.batcher(statement, 10, 4, Duration.ofMillis(50), 3);
+        return withOneRunning(clock.batcher(statement, 10, 4, Duration.ofMillis(50), 3), clock, Duration.ofMillis(50));
+    }
+
+    /** The batcher with its first write, (1, "lingered"), lingered out and its batch running, not yet answered. */
+    private static StatementBatcher<Write, String> withOneRunning(StatementBatcher<Write, String> batcher,
+            HandClock clock, Duration linger) {
         submit(batcher, write(1, "lingered"));
-        clock.advance(Duration.ofMillis(50));
+        clock.advance(linger);
         clock.wakeUp();
         return batcher;
     }
